@@ -1,0 +1,108 @@
+"""The context assembler: candidates from every route, deduplicated, fit to a budget.
+
+Routes with a quota (a reserved share of k, e.g. the visibility route) fill first, in
+priority order; the remaining room goes to the other routes' hits, best rank first,
+round-robin across routes so no single route crowds the rest out. Every item keeps the
+route and reason that put it there and the turns it traces back to.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from logicmem.errors import InputError
+from logicmem.routes.base import Proposal, Route, RouteEnv
+from logicmem.types import Budget, Context, ContextItem, Hit, Scope
+
+
+def estimate_tokens(text: str) -> int:
+    """About four characters a token (the usual rule of thumb for English and BPE models)."""
+    return max(1, math.ceil(len(text) / 4))
+
+
+def _fingerprint(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+class ContextAssembler:
+    def __init__(self, routes: list[Route]) -> None:
+        self.routes = sorted(routes, key=lambda r: r.priority)
+
+    def build(
+        self,
+        env: RouteEnv,
+        query: str,
+        scope: Scope,
+        budget: Budget,
+        filters: dict[str, Any] | None = None,
+    ) -> Context:
+        if budget.k < 1:
+            raise InputError(f"k must be at least 1, got {budget.k}")
+        if budget.max_tokens is not None and budget.max_tokens < 1:
+            raise InputError(f"max_tokens must be at least 1, got {budget.max_tokens}")
+        proposals = [(r, r.propose(env, query, scope, budget.k, filters)) for r in self.routes]
+        state = _Fill(budget)
+        for route, proposal in proposals:
+            if proposal.quota is not None:
+                for hit in proposal.hits[: max(0, proposal.quota)]:
+                    state.offer(hit, route.name)
+        open_lists = [p.hits for _, p in proposals if p.quota is None]
+        for rank in range(max((len(h) for h in open_lists), default=0)):
+            for hits in open_lists:
+                if rank < len(hits):
+                    state.offer(hits[rank], hits[rank].route)
+        return Context(
+            query=query,
+            user_id=scope.user_id,
+            budget=budget,
+            items=state.items,
+            routes=state.per_route,
+            dropped=state.dropped,
+        )
+
+
+class _Fill:
+    """Mutable state of one assembly: what is in, what was dropped and why."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.items: list[ContextItem] = []
+        self.seen_ids: set[str] = set()
+        self.seen_text: set[str] = set()
+        self.tokens = 0
+        self.per_route: dict[str, int] = {}
+        self.dropped: dict[str, int] = {"duplicate": 0, "k": 0, "tokens": 0}
+
+    def offer(self, hit: Hit, route: str) -> None:
+        fingerprint = _fingerprint(hit.text)
+        if hit.id in self.seen_ids or fingerprint in self.seen_text:
+            self.dropped["duplicate"] += 1
+            return
+        if len(self.items) >= self.budget.k:
+            self.dropped["k"] += 1
+            return
+        tokens = estimate_tokens(hit.text)
+        if self.budget.max_tokens is not None and self.tokens + tokens > self.budget.max_tokens:
+            self.dropped["tokens"] += 1
+            return
+        self.seen_ids.add(hit.id)
+        self.seen_text.add(fingerprint)
+        self.tokens += tokens
+        self.per_route[route] = self.per_route.get(route, 0) + 1
+        self.items.append(
+            ContextItem(
+                memory_id=hit.id,
+                text=hit.text,
+                route=route,
+                reason=hit.reason,
+                score=hit.score,
+                score_kind=hit.score_kind,
+                source_turns=list(hit.source_turns),
+                session_id=hit.session_id,
+                said_at=hit.said_at,
+                category=hit.category,
+                tokens=tokens,
+            )
+        )

@@ -1,0 +1,1 @@
+"""Routes into the context: semantic now; logic and visibility plug in the same way."""

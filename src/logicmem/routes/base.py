@@ -1,0 +1,72 @@
+"""What a route is, and the registry of retrieval methods the API and bench share.
+
+A *route* proposes hits for a query; the context assembler merges routes under one
+budget. A *method* is a named way to rank memories (``bm25``, ``dense``, ``hybrid``...);
+the bench runs every registered method by name, so a route added later appears in
+``--methods`` with no change to the harness.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from logicmem.config import RetrievalSettings
+from logicmem.models.embed.base import Embedder
+from logicmem.models.llm.base import LLM
+from logicmem.registry import Registry
+from logicmem.store.base import Store
+from logicmem.types import Hit, Scope
+
+
+@dataclass
+class RouteEnv:
+    """What routes may use: the store, the embedder, the LLM (lazily) and settings."""
+
+    store: Store
+    embedder: Embedder
+    settings: RetrievalSettings
+    llm: Callable[[], LLM | None] = lambda: None
+    cache: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Proposal:
+    """A route's ranked hits and how many of them it may place (None: no reserved share)."""
+
+    hits: list[Hit]
+    quota: int | None = None
+
+
+class Route(ABC):
+    """A source of context items. ``priority``: lower fills first when quotas compete."""
+
+    name: str = ""
+    priority: int = 100
+
+    @abstractmethod
+    def propose(
+        self, env: RouteEnv, query: str, scope: Scope, k: int, filters: dict[str, Any] | None
+    ) -> Proposal: ...
+
+
+class Method(ABC):
+    """A named ranking of a user's memories for a query, at most ``k`` hits."""
+
+    name: str = ""
+
+    @abstractmethod
+    def search(
+        self, env: RouteEnv, query: str, scope: Scope, k: int, filters: dict[str, Any] | None
+    ) -> list[Hit]: ...
+
+
+METHODS: Registry[Method] = Registry("retrieval method")
+METHODS.register("bm25", "logicmem.routes.semantic:BM25Method")
+METHODS.register("dense", "logicmem.routes.semantic:DenseMethod")
+METHODS.register("hybrid", "logicmem.routes.semantic:HybridMethod")
+
+ROUTES: Registry[Route] = Registry("route")
+ROUTES.register("semantic", "logicmem.routes.semantic:SemanticRoute")

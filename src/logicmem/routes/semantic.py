@@ -1,0 +1,204 @@
+"""The semantic route: BM25 (SQLite FTS5), dense (MiniLM cosine) and their fusion.
+
+Fusion is *dense-anchored*: every candidate from the union of both rankers gets its
+exact cosine, plus ``bm25_weight`` times its BM25 score relative to the best BM25 score
+for this query. When BM25 has nothing to say the ranking is pure dense (reciprocal-rank
+fusion would instead demote strong dense hits); when a name or date matches, BM25 lifts
+it. A memory only BM25 finds keeps its place in the pool. ``fusion = "rrf"`` gives plain
+reciprocal-rank fusion for comparison. Measured in docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from logicmem.errors import InputError
+from logicmem.routes.base import Method, Proposal, Route, RouteEnv
+from logicmem.types import Hit, MemoryEntry, Scope
+from logicmem.write.rules import STOPWORDS
+
+_FILTER_FIELDS = {"category", "session_id", "subject", "said_after", "said_before"}
+
+
+def query_terms(query: str) -> list[str]:
+    """Lowercase word tokens minus stopwords, deduplicated, in order."""
+    words = re.findall(r"[\w][\w'-]*", query.lower())
+    terms = [w.strip("'-") for w in words if w not in STOPWORDS and len(w) > 1]
+    return list(dict.fromkeys(t for t in terms if t))
+
+
+def _matches(entry: MemoryEntry, filters: dict[str, Any]) -> bool:
+    for key, want in filters.items():
+        if key == "category":
+            wanted = [want] if isinstance(want, str) else list(want)
+            if entry.category not in wanted:
+                return False
+        elif key == "session_id":
+            if entry.session_id != str(want):
+                return False
+        elif key == "subject":
+            if entry.metadata.get("subject") != want:
+                return False
+        elif key == "said_after":
+            if not entry.said_at or entry.said_at < str(want):
+                return False
+        elif key == "said_before":
+            if not entry.said_at or entry.said_at >= str(want):
+                return False
+        elif entry.metadata.get(key) != want:
+            return False
+    return True
+
+
+def allowed_ids(env: RouteEnv, scope: Scope, filters: dict[str, Any] | None) -> set[str] | None:
+    """Ids passing ``filters`` (None when there are no filters)."""
+    if not filters:
+        return None
+    if not isinstance(filters, dict):
+        raise InputError("filters must be a dict, e.g. {'category': 'states'}")
+    return {m.id for m in env.store.list_memories(scope) if _matches(m, filters)}
+
+
+def _hits(
+    env: RouteEnv, ranked: list[tuple[str, float, str]], score_kind: str, route: str
+) -> list[Hit]:
+    entries = env.store.get_memories([r[0] for r in ranked])
+    out = []
+    for rank, (memory_id, score, reason) in enumerate(ranked, 1):
+        entry = entries.get(memory_id)
+        if entry is None:
+            continue
+        out.append(
+            Hit(
+                id=entry.id,
+                text=entry.text,
+                score=round(float(score), 6),
+                score_kind=score_kind,
+                route=route,
+                reason=reason,
+                source_turns=entry.source_turns,
+                session_id=entry.session_id,
+                category=entry.category,
+                said_at=entry.said_at,
+                rank=rank,
+            )
+        )
+    return out
+
+
+def _matched_terms(text: str, terms: list[str]) -> list[str]:
+    low = text.lower()
+    # FTS5 stems with Porter; a 5-letter prefix is a close, cheap stand-in for the reason.
+    return [t for t in terms if t[:5] in low]
+
+
+def bm25_scores(
+    env: RouteEnv, query: str, scope: Scope, limit: int, allowed: set[str] | None
+) -> list[tuple[str, float]]:
+    rows = env.store.bm25(scope, query_terms(query), limit if allowed is None else limit * 20)
+    if allowed is not None:
+        rows = [r for r in rows if r[0] in allowed]
+    return rows[:limit]
+
+
+def dense_scores(
+    env: RouteEnv, query: str, scope: Scope, allowed: set[str] | None
+) -> tuple[list[str], np.ndarray]:
+    """All ids in scope and their cosine to the query (filtered ids get -inf)."""
+    ids, matrix = env.store.vectors(scope)
+    if not ids:
+        return [], np.zeros(0, dtype=np.float32)
+    sims = matrix @ env.embedder.embed_one(query)
+    if allowed is not None:
+        mask = np.array([i in allowed for i in ids])
+        sims = np.where(mask, sims, -np.inf)
+    return ids, sims
+
+
+class BM25Method(Method):
+    name = "bm25"
+
+    def search(
+        self, env: RouteEnv, query: str, scope: Scope, k: int, filters: dict[str, Any] | None
+    ) -> list[Hit]:
+        terms = query_terms(query)
+        rows = bm25_scores(env, query, scope, k, allowed_ids(env, scope, filters))
+        entries = env.store.get_memories([r[0] for r in rows])
+        ranked = [
+            (mid, s, "BM25 match on: " + ", ".join(_matched_terms(entries[mid].text, terms)))
+            for mid, s in rows
+            if mid in entries
+        ]
+        return _hits(env, ranked, "bm25", "semantic")
+
+
+class DenseMethod(Method):
+    name = "dense"
+
+    def search(
+        self, env: RouteEnv, query: str, scope: Scope, k: int, filters: dict[str, Any] | None
+    ) -> list[Hit]:
+        ids, sims = dense_scores(env, query, scope, allowed_ids(env, scope, filters))
+        order = [int(j) for j in np.argsort(-sims)[:k] if np.isfinite(sims[j])]
+        ranked = [(ids[j], float(sims[j]), f"semantic similarity {sims[j]:.2f}") for j in order]
+        return _hits(env, ranked, "cosine", "semantic")
+
+
+class HybridMethod(Method):
+    name = "hybrid"
+
+    def search(
+        self, env: RouteEnv, query: str, scope: Scope, k: int, filters: dict[str, Any] | None
+    ) -> list[Hit]:
+        cfg = env.settings
+        allowed = allowed_ids(env, scope, filters)
+        pool = max(cfg.pool, k)
+        ids, sims = dense_scores(env, query, scope, allowed)
+        if not ids:
+            return []
+        position = {mid: j for j, mid in enumerate(ids)}
+        dense_top = [int(j) for j in np.argsort(-sims)[:pool] if np.isfinite(sims[j])]
+        bm25 = {mid: s for mid, s in bm25_scores(env, query, scope, pool, allowed)}
+        candidates = list(dict.fromkeys([ids[j] for j in dense_top] + list(bm25)))
+        if cfg.fusion == "rrf":
+            dense_rank = {ids[j]: r for r, j in enumerate(dense_top, 1)}
+            bm25_rank = {mid: r for r, mid in enumerate(bm25, 1)}
+            scored = []
+            for mid in candidates:
+                score = sum(
+                    1.0 / (cfg.rrf_k + ranks[mid])
+                    for ranks in (dense_rank, bm25_rank)
+                    if mid in ranks
+                )
+                scored.append((mid, score, f"rank fusion: dense #{dense_rank.get(mid, '-')}, "
+                               f"bm25 #{bm25_rank.get(mid, '-')}"))
+            kind = "rrf"
+        else:
+            top_bm25 = max(bm25.values(), default=0.0)
+            scored = []
+            for mid in candidates:
+                cos = float(sims[position[mid]])
+                lexical = bm25.get(mid, 0.0) / top_bm25 if top_bm25 > 0 else 0.0
+                reason = f"semantic similarity {cos:.2f}"
+                if lexical > 0:
+                    reason += f" + keyword match {lexical:.2f}"
+                scored.append((mid, cos + cfg.bm25_weight * lexical, reason))
+            kind = "hybrid(cosine+w*bm25/max)"
+        scored.sort(key=lambda r: -r[1])
+        return _hits(env, scored[:k], kind, "semantic")
+
+
+class SemanticRoute(Route):
+    """The semantic route for ``context()``: the hybrid ranking, no reserved share."""
+
+    name = "semantic"
+    priority = 100
+
+    def propose(
+        self, env: RouteEnv, query: str, scope: Scope, k: int, filters: dict[str, Any] | None
+    ) -> Proposal:
+        # Ask for slack: duplicates and the token budget may drop some hits.
+        return Proposal(hits=HybridMethod().search(env, query, scope, 2 * k, filters))

@@ -1,0 +1,143 @@
+"""The store interface. SQLite implements it; a PostgreSQL + pgvector backend will too.
+
+A store keeps raw turns, memories (text, provenance, vector), a history row for every
+change, and counted events (extraction failures and fallbacks). It knows nothing about
+models: vectors arrive computed, and the embedder identity is only recorded and checked.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from logicmem.registry import Registry
+from logicmem.types import MemoryEntry, Scope, Turn
+
+
+@dataclass
+class HistoryRow:
+    memory_id: str
+    event: str
+    old_text: str | None
+    new_text: str | None
+    detail: dict[str, Any]
+    at: str
+
+
+class Store(ABC):
+    """Persistence for one logicmem deployment (many users)."""
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[None]:
+        """All writes inside commit together or not at all (nested use joins the outer one)."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    # -- metadata -------------------------------------------------------------------------
+    @abstractmethod
+    def get_meta(self, key: str) -> str | None: ...
+
+    @abstractmethod
+    def set_meta(self, key: str, value: str) -> None: ...
+
+    @abstractmethod
+    def bind_embedder(self, name: str, dims: int) -> None:
+        """Record the embedder on first use; refuse a different one afterwards."""
+
+    # -- turns ----------------------------------------------------------------------------
+    @abstractmethod
+    def add_turns(self, turns: Sequence[Turn]) -> list[Turn]:
+        """Store turns; returns those that were new (a re-sent turn id is ignored)."""
+
+    @abstractmethod
+    def get_turns(self, scope: Scope, session_id: str | None = None) -> list[Turn]: ...
+
+    # -- memories -------------------------------------------------------------------------
+    @abstractmethod
+    def add_memory(self, entry: MemoryEntry, vector: np.ndarray, detail: dict[str, Any]) -> None:
+        """Insert a memory and its ADD history row."""
+
+    @abstractmethod
+    def update_memory(
+        self,
+        memory_id: str,
+        *,
+        event: str,
+        text: str | None = None,
+        vector: np.ndarray | None = None,
+        source_turns: list[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+        category: str | None = None,
+        detail: dict[str, Any] | None = None,
+    ) -> MemoryEntry:
+        """Change a memory and record ``event`` (UPDATE, MERGE...) in its history."""
+
+    @abstractmethod
+    def supersede(self, old_id: str, new_id: str, detail: dict[str, Any]) -> None:
+        """Mark ``old_id`` superseded by ``new_id``: it leaves retrieval, keeps its history."""
+
+    @abstractmethod
+    def delete_memory(self, memory_id: str) -> None: ...
+
+    @abstractmethod
+    def get_memory(self, memory_id: str) -> MemoryEntry | None: ...
+
+    @abstractmethod
+    def list_memories(
+        self,
+        scope: Scope,
+        *,
+        include_superseded: bool = False,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[MemoryEntry]: ...
+
+    @abstractmethod
+    def get_memories(self, ids: Sequence[str]) -> dict[str, MemoryEntry]: ...
+
+    @abstractmethod
+    def history(self, memory_id: str) -> list[HistoryRow]: ...
+
+    # -- retrieval primitives -------------------------------------------------------------
+    @abstractmethod
+    def bm25(self, scope: Scope, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
+        """(memory id, BM25 score, higher is better) for active memories matching any term."""
+
+    @abstractmethod
+    def vectors(self, scope: Scope) -> tuple[list[str], np.ndarray]:
+        """Ids and the (n, dims) unit-vector matrix of the scope's active memories."""
+
+    # -- users and housekeeping -----------------------------------------------------------
+    @abstractmethod
+    def user_exists(self, user_id: str) -> bool: ...
+
+    @abstractmethod
+    def users(self) -> list[str]: ...
+
+    @abstractmethod
+    def delete_user(self, user_id: str) -> int:
+        """Remove every trace of a user; returns the number of memories removed."""
+
+    @abstractmethod
+    def reset(self) -> None:
+        """Remove all users' data; keeps the schema and the embedder binding."""
+
+    @abstractmethod
+    def record_event(self, kind: str, user_id: str | None, detail: dict[str, Any]) -> None:
+        """Count something a user should see in ``stats`` (an extraction failure...)."""
+
+    @abstractmethod
+    def stats(self) -> dict[str, Any]: ...
+
+    def iter_users(self) -> Iterator[str]:
+        yield from self.users()
+
+
+STORES: Registry[Store] = Registry("store")
+STORES.register("sqlite", "logicmem.store.sqlite:SQLiteStore")

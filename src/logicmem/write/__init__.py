@@ -1,0 +1,1 @@
+"""The write path: store raw turns, extract memories, merge duplicates, supersede."""

@@ -1,0 +1,102 @@
+"""First person to third person, for memories written without an LLM.
+
+"I love my new bike" said by Maya becomes "Maya loves Maya's new bike". Crude, but a
+memory must name its subject: a store holds several speakers, and "I" in a memory
+entry is ambiguous. Past tenses and modals are left alone; a present-tense verb after
+the subject gets its third-person form.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CONTRACTIONS = [
+    (r"\bI'm\b|\bI am\b", "{N} is"),
+    (r"\bI've\b|\bI have\b", "{N} has"),
+    (r"\bI'd\b", "{N} would"),
+    (r"\bI'll\b", "{N} will"),
+    (r"\bI was\b", "{N} was"),
+    (r"\bwe're\b|\bwe are\b", "{N} and family are"),
+    (r"\bwe've\b", "{N} and family have"),
+]
+_PRONOUNS = [
+    (r"\bmyself\b", "{N}"),
+    (r"\bmine\b", "{N}'s"),
+    (r"\b[Mm]y\b", "{N}'s"),
+    (r"\bme\b", "{N}"),
+    (r"\b[Oo]urs\b", "{N}'s family's"),
+    (r"\b[Oo]ur\b", "{N}'s"),
+    (r"\bus\b", "{N} and family"),
+    (r"\b[Ww]e\b", "{N} and family"),
+]
+_ADVERBS = {
+    "really", "just", "also", "never", "always", "still", "usually", "often", "actually",
+    "sometimes", "finally", "recently", "totally", "absolutely", "definitely", "even",
+    "only", "mostly", "rarely", "seriously", "truly", "kind", "sort", "literally", "honestly",
+}  # fmt: skip
+_KEEP = {
+    "can", "could", "will", "would", "should", "must", "might", "may", "shall", "was",
+    "had", "did", "got", "went", "made", "took", "saw", "felt", "thought", "knew", "found",
+    "gave", "told", "came", "left", "bought", "brought", "began", "ran", "met", "lost",
+    "kept", "held", "said", "sent", "spent", "won", "wrote", "read", "put", "let", "set",
+    "cut", "hurt", "quit", "hit", "and", "or", "but", "too", "as", "in", "at", "on", "with",
+    "to", "for", "of", "the", "a", "an", "not", "don't", "didn't", "can't", "won't",
+}  # fmt: skip
+_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is"}
+
+
+def _third_person(verb: str) -> str:
+    low = verb.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if low == "don't":
+        return "doesn't"
+    if low in _KEEP or low.endswith(("ed", "'s", "ing")) or not low.isalpha():
+        return verb
+    if re.search(r"(s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _replace_subject_i(text: str, name: str) -> str:
+    """Replace the pronoun "I" by ``name`` and conjugate the verb that follows it."""
+    tokens = re.split(r"(\s+)", text)
+    out: list[str] = []
+    pending = False  # an "I" was replaced and its verb not yet seen
+    for token in tokens:
+        if token.isspace() or not token:
+            out.append(token)
+            continue
+        core = token.rstrip(",.!?;:")
+        tail = token[len(core) :]
+        if core == "I":
+            out.append(name + tail)
+            pending = not tail
+            continue
+        if pending:
+            if core.lower() in _ADVERBS:
+                out.append(token)
+                continue
+            out.append(_third_person(core) + tail)
+            pending = False
+            continue
+        out.append(token)
+    return "".join(out)
+
+
+def to_third_person(sentence: str, name: str) -> str:
+    """Rewrite a first-person sentence about ``name`` in the third person."""
+    text = sentence
+    for pattern, repl in _CONTRACTIONS:
+        text = re.sub(pattern, repl.replace("{N}", name), text)
+    text = _replace_subject_i(text, name)
+    for pattern, repl in _PRONOUNS:
+        text = re.sub(pattern, repl.replace("{N}", name), text)
+    text = re.sub(rf"\b{re.escape(name)}'s {re.escape(name)}'s\b", f"{name}'s", text)
+    return text[0].upper() + text[1:] if text else text
+
+
+def is_first_person(sentence: str) -> bool:
+    return re.search(r"\b(I|I'm|I've|I'd|I'll|my|me|mine|myself|we|our|us)\b", sentence) is not None

@@ -1,0 +1,105 @@
+"""The LLM-free extractor: one memory per informative sentence a person says.
+
+It keeps statements (questions and small talk are dropped), rewrites first person in
+the third person with the speaker's name, and pins relative dates ("yesterday") to the
+turn's date. Quality here does not depend on any language model.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from logicmem.types import Turn
+from logicmem.write.base import Candidate, Extractor, subject_of
+from logicmem.write.person import is_first_person, to_third_person
+
+STOPWORDS = frozenset(
+    """a an the and or but if so of to in on at for with from by as is are was were be been
+    being am do does did i me my we our you your he she it they them their his
+    her its this that these those there here what which who whom how when where why not no
+    yes oh wow hey hi hello ok okay yeah yep just really very so too also much many lot lots
+    can could will would should may might must shall about into over than then just up out
+    get got go going gonna wanna thing things stuff pretty kinda sure well""".split()
+)
+_PHATIC = re.compile(
+    r"^(hi|hey|hello|wow|oh|haha|lol|thanks|thank you|congrats|congratulations|awesome|great|"
+    r"cool|nice|sounds|that's|that is|good|glad|sorry|bye|see you|take care|omg|yay|aw+)\b",
+    re.I,
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_RELATIVE = [
+    (r"\byesterday\b", lambda d: d - timedelta(days=1), "%d %B %Y"),
+    (r"\b(today|this morning|tonight)\b", lambda d: d, "%d %B %Y"),
+    (r"\btomorrow\b", lambda d: d + timedelta(days=1), "%d %B %Y"),
+    (r"\blast week\b", lambda d: d - timedelta(days=7), "the week of %d %B %Y"),
+    (r"\bnext week\b", lambda d: d + timedelta(days=7), "the week of %d %B %Y"),
+    (r"\blast month\b", lambda d: d.replace(day=1) - timedelta(days=1), "%B %Y"),
+    (r"\blast year\b", lambda d: d.replace(year=d.year - 1), "%Y"),
+    (r"\bnext year\b", lambda d: d.replace(year=d.year + 1), "%Y"),
+]
+
+
+def content_words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z][a-z'-]*", text.lower()) if w not in STOPWORDS]
+
+
+def date_hint(sentence: str, said_at: str | None) -> str:
+    """"(yesterday = 7 May 2023)" style hints for relative dates, when the turn is dated."""
+    if not said_at:
+        return ""
+    try:
+        day = datetime.fromisoformat(said_at)
+    except ValueError:
+        return ""
+    hints = []
+    for pattern, shift, fmt in _RELATIVE:
+        found = re.search(pattern, sentence, re.I)
+        if found:
+            hints.append(f"{found.group(0).lower()} = {shift(day).strftime(fmt)}")
+    return f" ({'; '.join(hints)})" if hints else ""
+
+
+def split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+
+
+class RuleExtractor(Extractor):
+    name = "rules"
+
+    def __init__(self, min_words: int = 3) -> None:
+        self.min_words = min_words
+
+    def keep(self, sentence: str) -> bool:
+        if sentence.endswith("?"):
+            return False
+        words = content_words(sentence)
+        if is_first_person(sentence):
+            # "I have a cat." is short and decisive; "I know!" is not.
+            return len(words) >= 2
+        # Small talk ("That's awesome, congrats!") carries no memory unless it is long.
+        return len(words) >= self.min_words and not (_PHATIC.match(sentence) and len(words) < 6)
+
+    def extract(self, turns: list[Turn]) -> list[Candidate]:
+        out = []
+        for turn in turns:
+            if turn.role == "assistant":
+                continue
+            name = subject_of(turn)
+            for sentence in split_sentences(turn.text):
+                if not self.keep(sentence):
+                    continue
+                if is_first_person(sentence):
+                    text = to_third_person(sentence, name)
+                else:
+                    text = f"{name} said: {sentence}"
+                out.append(
+                    Candidate(
+                        text=text + date_hint(sentence, turn.said_at),
+                        subject=name,
+                        source_turns=[turn.turn_id],
+                        session_id=turn.session_id,
+                        said_at=turn.said_at,
+                    )
+                )
+        return out
