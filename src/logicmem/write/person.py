@@ -95,8 +95,12 @@ def to_third_person(sentence: str, name: str) -> str:
     for pattern, repl in _PRONOUNS:
         text = re.sub(pattern, repl.replace("{N}", name), text)
     text = re.sub(rf"\b{re.escape(name)}'s {re.escape(name)}'s\b", f"{name}'s", text)
-    return text[0].upper() + text[1:] if text else text
+    if not text or text.startswith(name):
+        return text  # a user id like "maya" is a name to keep as given
+    return text[0].upper() + text[1:]
 
 
 def is_first_person(sentence: str) -> bool:
-    return re.search(r"\b(I|I'm|I've|I'd|I'll|my|me|mine|myself|we|our|us)\b", sentence) is not None
+    if re.search(r"\bI\b", sentence):
+        return True
+    return re.search(r"\b(my|me|mine|myself|we|our|ours|us)\b", sentence, re.I) is not None

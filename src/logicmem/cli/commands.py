@@ -1,0 +1,224 @@
+"""Handlers for the memory commands. Each opens the store, does one thing, prints."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from contextlib import nullcontext
+from pathlib import Path
+from typing import Any, TextIO
+
+from tqdm import tqdm
+
+from logicmem.cli.output import context_lines, emit_json, hit_line
+from logicmem.config import load_settings
+from logicmem.errors import InputError, NotFoundError
+from logicmem.io.formats import read_sessions
+from logicmem.memory import Memory
+
+
+def open_memory(args: argparse.Namespace, overrides: dict[str, Any] | None = None) -> Memory:
+    tree = dict(overrides or {})
+    if getattr(args, "store", None):
+        tree["store"] = args.store
+    return Memory(config=load_settings(tree, config_file=getattr(args, "config", None)))
+
+
+def _require_user(mem: Memory, user: str) -> None:
+    if not mem.store.user_exists(user):
+        known = mem.users()
+        hint = f"users in this store: {', '.join(known[:10])}" if known else "the store is empty"
+        raise NotFoundError(
+            f"no memories for user {user!r} in {mem.settings.store} ({hint}); "
+            "add some with `logicmem ingest` or `logicmem add`"
+        )
+
+
+def _scope(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "user_id": args.user,
+        "agent_id": getattr(args, "agent", None),
+        "run_id": getattr(args, "run", None),
+    }
+
+
+def ingest(args: argparse.Namespace) -> int:
+    sessions = read_sessions(args.file, args.fmt, args.user, args.conversation)
+    totals = {"sessions": len(sessions), "turns": 0, "memories": 0, "merged": 0,
+              "superseded": 0, "failures": 0}  # fmt: skip
+    with open_memory(args) as mem:
+        bar = tqdm(sessions, desc="ingest", unit="session", file=sys.stderr, disable=None)
+        for session in bar:
+            result = mem.add(
+                session.messages,
+                session_id=session.session_id,
+                timestamp=session.timestamp,
+                infer=not args.no_infer,
+                **_scope(args),
+            )
+            totals["turns"] += len(result.turns)
+            totals["memories"] += len(result.added)
+            totals["merged"] += len(result.merged)
+            totals["superseded"] += len(result.superseded)
+            totals["failures"] += result.failures
+        totals["store"] = mem.settings.store
+    if args.json:
+        emit_json(totals)
+    else:
+        print(
+            f"ingested {totals['turns']} new turns in {totals['sessions']} sessions for "
+            f"{args.user}: {totals['memories']} memories added, {totals['merged']} merged, "
+            f"{totals['superseded']} superseded, {totals['failures']} extraction failures "
+            f"(store {totals['store']})"
+        )
+    return 0
+
+
+def add(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        result = mem.add(
+            args.text,
+            session_id=args.session,
+            timestamp=args.time,
+            infer=not args.no_infer,
+            **_scope(args),
+        )
+    if args.json:
+        emit_json(result.to_dict())
+    else:
+        for entry in result.added:
+            print(f"+ {entry.text}  ({entry.category}, id {entry.id[:8]})")
+        for memory_id in result.superseded:
+            print(f"~ superseded {memory_id[:8]}")
+        if not result.added:
+            print("stored the turn; no new memory (duplicate or nothing to remember)")
+    return 0
+
+
+def search(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        _require_user(mem, args.user)
+        result = mem.search(args.query, k=args.k, method=args.method, **_scope(args))
+    if args.json:
+        emit_json(result.to_dict())
+    else:
+        for hit in result.hits:
+            print(hit_line(hit.rank, hit))
+        print(f"-- {len(result.hits)} hits, method {result.method}, budget k={result.k}")
+    return 0
+
+
+def context(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        _require_user(mem, args.user)
+        ctx = mem.context(args.query, k=args.k, max_tokens=args.max_tokens, **_scope(args))
+    if args.json:
+        emit_json(ctx.to_dict())
+    else:
+        print("\n".join(context_lines(ctx)))
+    return 0
+
+
+def ask(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        _require_user(mem, args.user)
+        answer = mem.answer(args.query, k=args.k, max_tokens=args.max_tokens, **_scope(args))
+    if args.json:
+        emit_json(answer.to_dict())
+    else:
+        print(answer.text)
+        print(f"\n-- answered by {answer.model} from this context:", file=sys.stderr)
+        print("\n".join(context_lines(answer.context)), file=sys.stderr)
+    return 0
+
+
+def list_memories(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        _require_user(mem, args.user)
+        entries = mem.get_all(include_superseded=args.all, limit=args.limit, **_scope(args))
+    if args.json:
+        emit_json([e.to_dict() for e in entries])
+    else:
+        for e in entries:
+            mark = "" if e.status == "active" else f" [superseded by {e.superseded_by[:8]}]"
+            print(f"{e.id[:8]}  {e.category:<20} {e.text}{mark}")
+        print(f"-- {len(entries)} memories")
+    return 0
+
+
+def history(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        rows = mem.history(args.memory_id)
+    if args.json:
+        emit_json(rows)
+    else:
+        for row in rows:
+            print(f"{row['at']}  {row['event']:<9} {row['new_text'] or row['old_text']}")
+    return 0
+
+
+def forget(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        _require_user(mem, args.user)
+        removed = mem.delete_user(args.user)
+    if args.json:
+        emit_json({"user": args.user, "memories_removed": removed})
+    else:
+        print(f"removed user {args.user}: {removed} memories and all turns and history")
+    return 0
+
+
+def export(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        _require_user(mem, args.user)
+        from logicmem.types import Scope
+
+        turns = mem.store.get_turns(Scope(args.user))
+        memories = mem.get_all(user_id=args.user, include_superseded=True)
+        target = Path(args.out) if args.out else None
+        if target is not None and target.is_dir():
+            raise InputError(f"--out {target} is a folder: pass a file name")
+        with target.open("w") if target else nullcontext(sys.stdout) as out:
+            _write_export(out, args.user, turns, memories)
+    if target is not None:
+        print(f"wrote {len(turns)} turns and {len(memories)} memories to {target}")
+    return 0
+
+
+def _write_export(out: TextIO, user: str, turns: list[Any], memories: list[Any]) -> None:
+    for t in turns:
+        row = {"kind": "turn", "conversation": user, "session": t.session_id,
+               "turn": t.turn_id, "speaker": t.speaker, "role": t.role, "text": t.text,
+               "time": t.said_at}  # fmt: skip
+        out.write(json.dumps(row, ensure_ascii=False) + "\n")
+    for m in memories:
+        out.write(json.dumps({"kind": "memory", **m.to_dict()}, ensure_ascii=False) + "\n")
+
+
+def stats(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        data = mem.stats()
+    if args.json:
+        emit_json(data)
+    else:
+        for key, value in data.items():
+            print(f"{key:<14} {value}")
+    return 0
+
+
+def config(args: argparse.Namespace) -> int:
+    settings = load_settings(
+        {"store": args.store} if args.store else {}, config_file=args.config
+    ).public_dict()
+    if args.json:
+        emit_json(settings)
+    else:
+        for section, values in settings.items():
+            if isinstance(values, dict):
+                print(f"[{section}]")
+                for key, value in values.items():
+                    print(f"{key} = {json.dumps(value)}")
+            else:
+                print(f"{section} = {json.dumps(values)}")
+    return 0

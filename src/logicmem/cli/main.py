@@ -1,0 +1,141 @@
+"""``logicmem``: the command line. Errors become one clear line and exit code 2.
+
+Set ``LOGICMEM_DEBUG=1`` to get the full traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from logicmem import __version__
+from logicmem.cli import commands, demo
+from logicmem.errors import LogicmemError
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--store", help="store file (default: $LOGICMEM_STORE or the user data dir)")
+    p.add_argument("--config", help="TOML settings file (default: $LOGICMEM_CONFIG)")
+
+
+def _user(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--user", required=True, help="whose memory (user id)")
+    p.add_argument("--agent", help="narrow to an agent id (mem0-style scoping)")
+    p.add_argument("--run", help="narrow to a run id")
+
+
+def _json(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="logicmem",
+        description="Long-term memory that brings the logically relevant memory into context.",
+    )
+    parser.add_argument("--version", action="version", version=f"logicmem {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def cmd(name: str, handler: Handler, help: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help, description=help)
+        _common(p)
+        p.set_defaults(handler=handler)
+        return p
+
+    p = cmd("demo", demo.run, "ingest a sample conversation and show search vs context")
+    p.add_argument("--keep", action="store_true", help="keep the demo store (prints its path)")
+
+    p = cmd("ingest", commands.ingest, "ingest a conversation file for a user")
+    p.add_argument("file", help="LoCoMo JSON or generic history JSONL")
+    p.add_argument("--format", required=True, choices=["locomo", "jsonl"], dest="fmt")
+    p.add_argument("--conversation", help="jsonl only: which conversation of the file")
+    p.add_argument("--no-infer", action="store_true", help="store turns verbatim as memories")
+    _user(p)
+    _json(p)
+
+    p = cmd("add", commands.add, "add one message said by the user")
+    p.add_argument("text")
+    p.add_argument("--session", help="session id (default: a new one)")
+    p.add_argument("--time", help="when it was said (ISO 8601)")
+    p.add_argument("--no-infer", action="store_true", help="store the text verbatim")
+    _user(p)
+    _json(p)
+
+    p = cmd("search", commands.search, "semantic search over a user's memories")
+    p.add_argument("query")
+    p.add_argument("-k", type=int, default=10)
+    p.add_argument("--method", default="hybrid", help="bm25, dense, hybrid or a registered one")
+    _user(p)
+    _json(p)
+
+    for name, handler, text in (
+        ("context", commands.context, "the budgeted context for a request, with reasons"),
+        ("ask", commands.ask, "answer a request with the configured LLM and the context"),
+    ):
+        p = cmd(name, handler, text)
+        p.add_argument("query")
+        p.add_argument("-k", type=int, default=30)
+        p.add_argument("--max-tokens", type=int, help="token budget for the context")
+        _user(p)
+        _json(p)
+
+    p = cmd("list", commands.list_memories, "list a user's memories")
+    p.add_argument("--all", action="store_true", help="include superseded memories")
+    p.add_argument("--limit", type=int)
+    _user(p)
+    _json(p)
+
+    p = cmd("history", commands.history, "the change history of one memory")
+    p.add_argument("memory_id")
+    _json(p)
+
+    p = cmd("forget", commands.forget, "remove every trace of a user")
+    p.add_argument("--user", required=True)
+    _json(p)
+
+    p = cmd("export", commands.export, "export a user's turns and memories as JSONL")
+    p.add_argument("--user", required=True)
+    p.add_argument("--out", help="file to write (default: stdout)")
+
+    p = cmd("stats", commands.stats, "counts, failures and size of the store")
+    _json(p)
+
+    p = cmd("config", commands.config, "show the resolved settings")
+    p.add_argument("action", choices=["show"])
+    _json(p)
+
+    _add_bench(sub)
+    return parser
+
+
+def _add_bench(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    try:
+        from logicmem.bench.cli import add_parser
+    except ImportError:  # the bench package is optional at import time
+        return
+    add_parser(sub)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except LogicmemError as exc:
+        if os.environ.get("LOGICMEM_DEBUG"):
+            raise
+        print(f"logicmem: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("logicmem: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Readers and writers for conversation files (LoCoMo, generic history JSONL, exports)."""

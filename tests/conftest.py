@@ -1,0 +1,62 @@
+"""Every test gets its own data dir and a clean environment; test doubles are registered
+through the normal registries (``hash`` embedder, ``fake`` LLM)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from kit import FakeLLM, HashEmbedder
+
+from logicmem.models.embed.base import EMBEDDERS
+from logicmem.models.llm.base import LLMS
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    for key in list(os.environ):
+        if key.startswith("LOGICMEM_") or key == "OPENAI_API_KEY":
+            monkeypatch.delenv(key)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("LOGICMEM_STORE", str(tmp_path / "store.db"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
+    EMBEDDERS.register("hash", HashEmbedder)
+    LLMS.register("fake", FakeLLM)
+    yield tmp_path
+    EMBEDDERS.unregister("hash")
+    LLMS.unregister("fake")
+
+
+@pytest.fixture
+def fast_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CLI runs with the hash embedder and no LLM (no model loads)."""
+    monkeypatch.setenv("LOGICMEM_EMBEDDER", "hash")
+    monkeypatch.setenv("LOGICMEM_LLM", "none")
+
+
+@pytest.fixture
+def fake_llm() -> FakeLLM:
+    return FakeLLM()
+
+
+@pytest.fixture
+def memory(tmp_path: Path):  # type: ignore[no-untyped-def]
+    from logicmem import Memory
+
+    mem = Memory(tmp_path / "mem.db", embedder=HashEmbedder(), config={"llm": {"provider": "none"}})
+    yield mem
+    mem.close()
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    if not SHARED.exists():
+        pytest.skip("../shared (benchmark data) is not beside the checkout")
+    return SHARED

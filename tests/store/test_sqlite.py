@@ -1,0 +1,123 @@
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from logicmem.errors import NotFoundError, StoreError
+from logicmem.store.sqlite import SQLiteStore
+from logicmem.types import MemoryEntry, Scope, Turn
+
+
+def _vec(seed: int, dims: int = 8) -> np.ndarray:
+    v = np.random.default_rng(seed).standard_normal(dims).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def _entry(mid: str, text: str, user: str = "u") -> MemoryEntry:
+    return MemoryEntry(id=mid, user_id=user, text=text, source_turns=[f"t-{mid}"])
+
+
+@pytest.fixture
+def store(tmp_path: Path):  # type: ignore[no-untyped-def]
+    s = SQLiteStore(tmp_path / "s.db")
+    yield s
+    s.close()
+
+
+def test_migrations_are_recorded_and_wal_is_on(store: SQLiteStore, tmp_path: Path) -> None:
+    assert store.migrations() == [(1, "m001_create_tables")]
+    mode = store._db.execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+    store.close()
+    again = SQLiteStore(tmp_path / "s.db")  # reopening applies nothing twice
+    assert again.migrations() == [(1, "m001_create_tables")]
+    again.close()
+
+
+def test_turns_are_idempotent_by_id(store: SQLiteStore) -> None:
+    t = Turn(user_id="u", session_id="s1", turn_id="a", speaker="u", text="hello there")
+    assert len(store.add_turns([t])) == 1
+    dup = Turn(user_id="u", session_id="s1", turn_id="a", speaker="u", text="hello there")
+    assert store.add_turns([dup]) == []
+    assert [x.text for x in store.get_turns(Scope("u"))] == ["hello there"]
+
+
+def test_memory_lifecycle_writes_history(store: SQLiteStore) -> None:
+    store.add_memory(_entry("m1", "Ana likes tea"), _vec(1), {"by": "test"})
+    store.update_memory("m1", event="UPDATE", text="Ana likes green tea", vector=_vec(2))
+    store.add_memory(_entry("m2", "Ana lives in Porto"), _vec(3), {})
+    store.supersede("m1", "m2", {"why": "test"})
+    events = [row.event for row in store.history("m1")]
+    assert events == ["ADD", "UPDATE", "SUPERSEDE"]
+    assert store.get_memory("m1").status == "superseded"  # type: ignore[union-attr]
+    assert [m.id for m in store.list_memories(Scope("u"))] == ["m2"]
+    assert len(store.list_memories(Scope("u"), include_superseded=True)) == 2
+    store.delete_memory("m2")
+    assert store.history("m2")[-1].event == "DELETE"
+    with pytest.raises(NotFoundError):
+        store.delete_memory("m2")
+
+
+def test_bm25_and_vectors_see_only_active_memories_of_the_scope(store: SQLiteStore) -> None:
+    store.add_memory(_entry("a", "Ana adopted a kitten"), _vec(1), {})
+    store.add_memory(_entry("b", "Ana went to the adoption agency"), _vec(2), {})
+    store.add_memory(_entry("c", "Bo adopted a dog", user="bo"), _vec(3), {})
+    found = dict(store.bm25(Scope("u"), ["adopted"], 10))
+    assert set(found) == {"a", "b"}  # Porter stemming: adopted ~ adoption; Bo's is not in scope
+    assert [mid for mid, _ in store.bm25(Scope("u"), ["kitten"], 10)] == ["a"]
+    ids, matrix = store.vectors(Scope("u"))
+    assert sorted(ids) == ["a", "b"] and matrix.shape == (2, 8)
+    store.supersede("a", "b", {})
+    assert store.vectors(Scope("u"))[0] == ["b"]  # the cache was invalidated by the write
+
+
+def test_delete_user_removes_every_trace(store: SQLiteStore) -> None:
+    store.add_turns([Turn(user_id="u", session_id="s", turn_id="1", speaker="u", text="hi")])
+    store.add_memory(_entry("a", "Ana adopted a kitten"), _vec(1), {})
+    store.record_event("extraction_failure", "u", {})
+    store.add_memory(_entry("z", "Zed keeps bees", user="z"), _vec(2), {})
+    assert store.delete_user("u") == 1
+    db = store._db
+    for table in ("turns", "memories", "history", "events"):
+        assert db.execute(f"SELECT COUNT(*) FROM {table} WHERE user_id = 'u'").fetchone()[0] == 0
+    assert store.bm25(Scope("u"), ["kitten"], 5) == []
+    assert store.users() == ["z"]
+
+
+def test_embedder_binding_refuses_another_model(store: SQLiteStore) -> None:
+    store.bind_embedder("minilm:all-MiniLM-L6-v2", 384)
+    store.bind_embedder("minilm:all-MiniLM-L6-v2", 384)
+    with pytest.raises(StoreError, match="same embedder"):
+        store.bind_embedder("openai:text-embedding-3-small", 1536)
+
+
+def test_transaction_rolls_back_everything(store: SQLiteStore) -> None:
+    with pytest.raises(RuntimeError), store.transaction():
+        store.add_memory(_entry("a", "Ana adopted a kitten"), _vec(1), {})
+        raise RuntimeError("boom")
+    assert store.get_memory("a") is None
+    assert store.history("a") == []
+
+
+def test_locked_database_gets_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "locked.db"
+    store = SQLiteStore(path, timeout_s=0.1)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError, match="locked by another process"):
+            store.add_memory(_entry("a", "text"), _vec(1), {})
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    store.add_memory(_entry("a", "text"), _vec(1), {})  # works once the lock is gone
+    assert store.get_memory("a") is not None
+    store.close()
+
+
+def test_not_a_database_is_explained(tmp_path: Path) -> None:
+    path = tmp_path / "junk.db"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="not a logicmem store"):
+        SQLiteStore(path)

@@ -1,0 +1,86 @@
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kit import HashEmbedder
+
+from logicmem import Memory
+from logicmem.context import ContextAssembler, estimate_tokens
+from logicmem.errors import InputError
+from logicmem.routes.base import Proposal, Route, RouteEnv
+from logicmem.routes.semantic import SemanticRoute
+from logicmem.types import Budget, Hit, Scope
+
+FACTS = [
+    "I have a kitten named Pico who chews plants.",
+    "I'm hosting a dinner party on Saturday.",
+    "I want a big centerpiece with candles.",
+    "My sister Ana loves purple flowers.",
+    "I run along the river three mornings a week.",
+]
+
+
+@pytest.fixture
+def mem(tmp_path: Path):  # type: ignore[no-untyped-def]
+    m = Memory(tmp_path / "m.db", embedder=HashEmbedder(), config={"llm": {"provider": "none"}})
+    for i, fact in enumerate(FACTS):
+        m.add([{"content": fact, "turn_id": f"t{i}"}], user_id="maya", session_id="s1")
+    yield m
+    m.close()
+
+
+def test_items_respect_k_and_carry_provenance(mem: Memory) -> None:
+    ctx = mem.context("flowers for the dinner party", user_id="maya", k=3)
+    assert len(ctx.items) == 3 and ctx.budget.k == 3
+    for item in ctx.items:
+        assert item.route == "semantic" and item.reason and item.source_turns
+    assert ctx.dropped["k"] > 0
+    assert ctx.to_dict()["budget"] == {"k": 3, "max_tokens": None}
+
+
+def test_token_budget_is_never_exceeded(mem: Memory) -> None:
+    ctx = mem.context("flowers for the dinner party", user_id="maya", k=30, max_tokens=25)
+    assert 0 < ctx.tokens <= 25
+    assert ctx.tokens == sum(estimate_tokens(i.text) for i in ctx.items)
+
+
+def test_render_numbers_items_and_handles_empty(mem: Memory) -> None:
+    text = mem.context("flowers", user_id="maya", k=2).render()
+    assert text.startswith("1. ") and "\n2. " in text
+    assert "no stored memories" in mem.context("flowers", user_id="nobody", k=2).render()
+
+
+def test_bad_budgets_are_refused(mem: Memory) -> None:
+    with pytest.raises(InputError, match="k must be at least 1"):
+        mem.context("x", user_id="maya", k=0)
+    with pytest.raises(InputError, match="max_tokens"):
+        mem.context("x", user_id="maya", max_tokens=0)
+    with pytest.raises(InputError, match="query is empty"):
+        mem.context("  ", user_id="maya")
+
+
+class PinnedRoute(Route):
+    """A route with a reserved share, standing in for the visibility route to come."""
+
+    name = "pinned"
+    priority = 10
+
+    def __init__(self, hits: list[Hit], quota: int) -> None:
+        self.hits, self.quota = hits, quota
+
+    def propose(self, env: RouteEnv, query: str, scope: Scope, k: int, filters: Any) -> Proposal:
+        return Proposal(self.hits, quota=self.quota)
+
+
+def test_a_route_with_a_quota_fills_first_and_duplicates_are_dropped(mem: Memory) -> None:
+    pico = next(m for m in mem.get_all(user_id="maya") if "Pico" in m.text)
+    pinned = Hit(id=pico.id, text=pico.text, score=1.0, score_kind="rule", route="pinned",
+                 reason="standing constraint: pet", source_turns=pico.source_turns)  # fmt: skip
+    extra = Hit(id="x", text="never placed", score=0.5, score_kind="rule", route="pinned",
+                reason="over quota", source_turns=["z"])  # fmt: skip
+    assembler = ContextAssembler([SemanticRoute(), PinnedRoute([pinned, extra], quota=1)])
+    ctx = assembler.build(mem.env, "flowers for the dinner party", Scope("maya"), Budget(k=3))
+    assert ctx.items[0].route == "pinned" and ctx.items[0].reason == "standing constraint: pet"
+    assert [i.memory_id for i in ctx.items].count(pico.id) == 1
+    assert "never placed" not in [i.text for i in ctx.items]
+    assert ctx.routes == {"pinned": 1, "semantic": 2}

@@ -1,0 +1,70 @@
+"""The public API, mem0-shaped."""
+
+from pathlib import Path
+
+import pytest
+from kit import FakeLLM, HashEmbedder
+
+from logicmem import ConfigError, Memory, NotFoundError, StoreError
+
+
+def test_crud_history_and_scoping(memory: Memory) -> None:
+    memory.add("I have a kitten named Pico.", user_id="maya", agent_id="chef")
+    memory.add("I'm training for a 10k race.", user_id="maya", agent_id="coach")
+    assert len(memory.get_all(user_id="maya")) == 2
+    [chef] = memory.get_all(user_id="maya", agent_id="chef")
+    assert "Pico" in chef.text
+    updated = memory.update(chef.id, "maya has a kitten named Pico who chews plants.")
+    assert updated.text.endswith("chews plants.")
+    assert [h["event"] for h in memory.history(chef.id)] == ["ADD", "UPDATE"]
+    hits = memory.search("plants", user_id="maya", agent_id="coach", k=5).hits
+    assert all(h.id != chef.id for h in hits)
+    memory.delete(chef.id)
+    with pytest.raises(NotFoundError):
+        memory.get(chef.id)
+    assert memory.history(chef.id)[-1]["event"] == "DELETE"
+
+
+def test_delete_user_and_reset(memory: Memory) -> None:
+    memory.add("I have a kitten.", user_id="maya")
+    memory.add("I keep bees.", user_id="zed")
+    assert memory.delete_user("maya") == 1
+    assert memory.users() == ["zed"]
+    memory.reset()
+    assert memory.users() == [] and memory.stats()["turns"] == 0
+
+
+def test_answer_sends_context_and_request_to_the_llm(tmp_path: Path) -> None:
+    llm = FakeLLM().queue("Skip the lilies: they are toxic to cats.")
+    mem = Memory(tmp_path / "a.db", embedder=HashEmbedder(), llm=llm,
+                 config={"extract": {"mode": "rules"}})  # fmt: skip
+    mem.add("We adopted a kitten named Pico.", user_id="maya")
+    answer = mem.answer("Which flowers for the table?", user_id="maya", k=5)
+    assert answer.text.startswith("Skip the lilies") and answer.model == "fake"
+    system, user = llm.calls[0]["messages"]
+    assert "kitten named Pico" in system["content"]
+    assert user["content"] == "Which flowers for the table?"
+    assert answer.context.items[0].text in system["content"]
+
+
+def test_answer_without_llm_says_how_to_configure_one(memory: Memory) -> None:
+    memory.add("I have a kitten.", user_id="maya")
+    with pytest.raises(ConfigError, match="LOGICMEM_LLM"):
+        memory.answer("flowers?", user_id="maya")
+
+
+def test_reopening_with_another_embedder_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "e.db"
+    with Memory(path, embedder=HashEmbedder(dims=16), config={"llm": {"provider": "none"}}) as m:
+        m.add("I have a kitten.", user_id="maya")
+    with pytest.raises(StoreError, match="same embedder"):
+        Memory(path, embedder=HashEmbedder(dims=32), config={"llm": {"provider": "none"}})
+
+
+def test_import_loads_no_models() -> None:
+    import subprocess
+    import sys
+
+    code = "import logicmem, sys; print('torch' in sys.modules, 'openai' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]

@@ -1,0 +1,150 @@
+"""The write path with the fake LLM: turns first, validation, retries, fallback, merging."""
+
+import json
+from pathlib import Path
+
+from kit import FakeLLM, HashEmbedder
+
+from logicmem import Memory
+from logicmem.errors import ModelError
+from logicmem.types import Scope
+
+
+def _memory(tmp_path: Path, llm: FakeLLM | None, mode: str = "auto") -> Memory:
+    return Memory(
+        tmp_path / "m.db",
+        embedder=HashEmbedder(),
+        llm=llm,
+        config={"llm": {"provider": "none"}, "extract": {"mode": mode, "llm_attempts": 2}},
+    )
+
+
+def _reply(*items: dict) -> str:
+    return json.dumps({"memories": list(items)})
+
+
+MSGS = [
+    {"role": "user", "content": "I'm allergic to tree nuts.", "turn_id": "t1"},
+    {"role": "assistant", "content": "Noted.", "turn_id": "t2"},
+]
+
+
+def test_llm_memories_are_validated_and_keep_provenance(tmp_path: Path) -> None:
+    llm = FakeLLM().queue(
+        _reply({"text": "Maya is allergic to tree nuts.", "subject": "Maya",
+                "category": "STATES", "source_turns": ["t1"]})  # fmt: skip
+    )
+    mem = _memory(tmp_path, llm)
+    result = mem.add(MSGS, user_id="maya", session_id="s1")
+    assert result.extractor == "llm" and result.failures == 0
+    [entry] = result.added
+    assert entry.text == "Maya is allergic to tree nuts."
+    assert entry.category == "states" and entry.source_turns == ["t1"]
+    assert llm.calls[0]["schema"]["required"] == ["memories"]
+    assert "[t1]" in llm.calls[0]["messages"][1]["content"]
+
+
+def test_malformed_reply_is_retried_with_the_error_shown(tmp_path: Path) -> None:
+    good = _reply({"text": "Maya is allergic to tree nuts.", "category": "states",
+                   "source_turns": ["t1"]})  # fmt: skip
+    llm = FakeLLM().queue("Sure! Here are the memories: {not json", good)
+    mem = _memory(tmp_path, llm)
+    result = mem.add(MSGS, user_id="maya", session_id="s1")
+    assert [m.text for m in result.added] == ["Maya is allergic to tree nuts."]
+    assert "invalid" in llm.calls[1]["messages"][-1]["content"]
+    assert result.failures == 0
+
+
+def test_unknown_turn_ids_count_as_invalid(tmp_path: Path) -> None:
+    bad = _reply({"text": "Maya is allergic.", "category": "states", "source_turns": ["x9"]})
+    llm = FakeLLM().queue(bad, bad)
+    mem = _memory(tmp_path, llm)
+    result = mem.add(MSGS, user_id="maya", session_id="s1")
+    assert result.failures == 1 and result.extractor == "llm+rules-fallback"
+    assert [m.source_turns for m in result.added] == [["t1"]]  # the rule extractor's
+
+
+def test_unreachable_llm_never_loses_the_turns_and_is_counted(tmp_path: Path) -> None:
+    llm = FakeLLM().queue(ModelError("server down"), ModelError("server down"))
+    mem = _memory(tmp_path, llm)
+    result = mem.add(MSGS, user_id="maya", session_id="s1")
+    assert [t.text for t in mem.store.get_turns(Scope("maya"))] == [
+        "I'm allergic to tree nuts.",
+        "Noted.",
+    ]
+    assert result.failures == 1
+    assert mem.stats()["events"] == {"extraction_failure": 1}
+    assert [m.text for m in mem.get_all(user_id="maya")] == ["maya is allergic to tree nuts."]
+
+
+def test_empty_llm_answer_for_real_content_is_not_silent(tmp_path: Path) -> None:
+    mem = _memory(tmp_path, FakeLLM().queue(_reply()))
+    result = mem.add(MSGS, user_id="maya", session_id="s1")
+    assert result.failures == 1 and len(result.added) == 1
+    assert mem.stats()["events"] == {"extraction_empty": 1}
+
+
+def test_turns_are_committed_before_the_llm_is_called(tmp_path: Path) -> None:
+    seen: list[int] = []
+    mem = _memory(tmp_path, None)
+
+    class Spy(FakeLLM):
+        def chat(self, messages, **kw):  # type: ignore[no-untyped-def]
+            # A second connection sees the turns: they were committed before this call.
+            import sqlite3
+
+            other = sqlite3.connect(mem.settings.store)
+            seen.append(other.execute("SELECT COUNT(*) FROM turns").fetchone()[0])
+            other.close()
+            return _reply()
+
+    mem._llm, mem._llm_built = Spy(), True
+    mem.add(MSGS, user_id="maya", session_id="s1")
+    assert seen == [2]
+
+
+def test_rules_mode_never_calls_the_llm(tmp_path: Path) -> None:
+    llm = FakeLLM()
+    mem = _memory(tmp_path, llm, mode="rules")
+    mem.add("I'm allergic to tree nuts.", user_id="maya")
+    assert llm.calls == []
+
+
+def test_near_duplicates_merge_their_provenance(tmp_path: Path) -> None:
+    mem = _memory(tmp_path, None)
+    mem.add([{"content": "I have a cat named Pico.", "turn_id": "a"}], user_id="m", session_id="s")
+    result = mem.add(
+        [{"content": "I have a cat named Pico.", "turn_id": "b"}], user_id="m", session_id="s2"
+    )
+    assert result.added == [] and len(result.merged) == 1
+    [entry] = mem.get_all(user_id="m")
+    assert entry.source_turns == ["a", "b"]
+    assert [h["event"] for h in mem.history(entry.id)] == ["ADD", "MERGE"]
+
+
+def test_a_newer_statement_supersedes_the_old_one(tmp_path: Path) -> None:
+    mem = _memory(tmp_path, None)
+    mem.add("I live in Boston.", user_id="m", timestamp="2024-01-01")
+    result = mem.add("I moved to Denver.", user_id="m", timestamp="2024-06-01")
+    assert len(result.superseded) == 1
+    active = [e.text for e in mem.get_all(user_id="m")]
+    assert active == ["m moved to Denver."]
+    old = mem.get(result.superseded[0])
+    assert old.status == "superseded" and old.superseded_by == result.added[0].id
+    assert mem.history(old.id)[-1]["event"] == "SUPERSEDE"
+    hits = mem.search("Where does m live?", user_id="m", k=5).hits
+    assert all("Boston" not in h.text for h in hits)
+
+
+def test_a_late_arriving_older_statement_does_not_supersede(tmp_path: Path) -> None:
+    mem = _memory(tmp_path, None)
+    mem.add("I moved to Denver.", user_id="m", timestamp="2024-06-01")
+    result = mem.add("I live in Boston.", user_id="m", timestamp="2024-01-01")
+    assert result.superseded == []
+
+
+def test_infer_false_stores_text_verbatim(tmp_path: Path) -> None:
+    mem = _memory(tmp_path, None)
+    result = mem.add("Ana: prefers aisle seats", user_id="m", infer=False)
+    assert [m.text for m in result.added] == ["Ana: prefers aisle seats"]
+    assert result.extractor == "verbatim"

@@ -1,0 +1,54 @@
+from logicmem.types import Turn
+from logicmem.write.person import to_third_person
+from logicmem.write.rules import RuleExtractor, date_hint
+from logicmem.write.supersede import conflicts, slots_of
+
+
+def _turn(text: str, role: str = "user", speaker: str = "Maya") -> Turn:
+    return Turn(
+        user_id="maya", session_id="s1", turn_id="t1", speaker=speaker, text=text,
+        role=role, said_at="2024-05-08T10:00:00",  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+def test_third_person_names_the_subject_and_conjugates() -> None:
+    assert to_third_person("I love my new bike.", "Maya") == "Maya loves Maya's new bike."
+    assert to_third_person("I'm allergic to tree nuts.", "Maya") == "Maya is allergic to tree nuts."
+    assert to_third_person("I really want to run.", "Maya") == "Maya really wants to run."
+    assert to_third_person("I don't eat pork.", "Maya") == "Maya doesn't eat pork."
+    assert to_third_person("I went home.", "Maya") == "Maya went home."
+
+
+def test_extractor_keeps_statements_and_drops_small_talk_and_questions() -> None:
+    turn = _turn(
+        "Hey! How are you? I'm allergic to tree nuts. That's awesome! "
+        "We adopted a kitten named Pico yesterday."
+    )
+    texts = [c.text for c in RuleExtractor().extract([turn])]
+    assert texts == [
+        "Maya is allergic to tree nuts.",
+        "Maya and family adopted a kitten named Pico yesterday. (yesterday = 07 May 2024)",
+    ]
+
+
+def test_extractor_skips_the_assistant_and_keeps_provenance() -> None:
+    out = RuleExtractor().extract(
+        [_turn("I'll keep your allergy in mind for every recipe.", role="assistant"),
+         _turn("My sister Ana turns thirty next month.")]  # fmt: skip
+    )
+    assert len(out) == 1
+    assert out[0].source_turns == ["t1"] and out[0].session_id == "s1"
+    assert out[0].text.startswith("Maya's sister Ana turns thirty")
+
+
+def test_date_hint_needs_a_dated_turn() -> None:
+    assert date_hint("I ran yesterday", None) == ""
+    assert "last year = 2023" in date_hint("I moved here last year", "2024-05-08T10:00:00")
+
+
+def test_slots_detect_changes_of_single_valued_facts() -> None:
+    assert slots_of("Maya lives in Boston.") == {"residence": "boston"}
+    assert conflicts("Maya moved to Denver.", "Maya lives in Boston.") == ["residence"]
+    assert conflicts("Maya lives in Boston now.", "Maya lives in Boston.") == []
+    assert conflicts("Maya works at Acme.", "Maya lives in Boston.") == []
+    assert slots_of("Maya lives in a small flat") == {}
