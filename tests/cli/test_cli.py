@@ -1,0 +1,146 @@
+"""The command line: happy paths with the hash embedder, and every bad input -> exit 2."""
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from logicmem.cli.main import main
+
+pytestmark = pytest.mark.usefixtures("fast_env")
+
+
+def _history(tmp_path: Path) -> Path:
+    rows = [
+        {"conversation": "c1", "session": "1", "turn": "1", "speaker": "Ana",
+         "text": "I adopted a kitten named Pico.", "time": "2024-03-02"},
+        {"conversation": "c1", "session": "1", "turn": "2", "speaker": "Bo",
+         "text": "Pico is a lovely name for a cat!", "time": "2024-03-02"},
+        {"conversation": "c1", "session": "2", "turn": "3", "speaker": "Ana",
+         "text": "I live in Lisbon near the river.", "time": "2024-04-01"},
+    ]  # fmt: skip
+    path = tmp_path / "h.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return path
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_ingest_search_context_list_export_forget(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _history(tmp_path)
+    code, out, _ = _run(capsys, "ingest", str(path), "--format", "jsonl", "--user", "Ana",
+                        "--json")  # fmt: skip
+    assert code == 0 and json.loads(out)["turns"] == 3
+    code, out, _ = _run(capsys, "search", "kitten", "--user", "Ana", "--json")
+    hits = json.loads(out)["hits"]
+    assert hits and hits[0]["source_turns"] == ["1"] and json.loads(out)["budget"] == {"k": 10}
+    code, out, _ = _run(capsys, "context", "cat", "--user", "Ana", "-k", "2", "--json")
+    data = json.loads(out)
+    assert len(data["items"]) == 2 and all(i["reason"] for i in data["items"])
+    code, out, _ = _run(capsys, "list", "--user", "Ana", "--json")
+    assert {m["metadata"]["subject"] for m in json.loads(out)} == {"Ana", "Bo"}
+    out_file = tmp_path / "export.jsonl"
+    assert _run(capsys, "export", "--user", "Ana", "--out", str(out_file))[0] == 0
+    kinds = [json.loads(line)["kind"] for line in out_file.read_text().splitlines()]
+    assert kinds.count("turn") == 3 and "memory" in kinds
+    code, out, _ = _run(capsys, "stats", "--json")
+    assert json.loads(out)["turns"] == 3
+    assert _run(capsys, "forget", "--user", "Ana")[0] == 0
+    code, _, err = _run(capsys, "search", "kitten", "--user", "Ana")
+    assert code == 2 and "no memories for user 'Ana'" in err
+
+
+def test_reingesting_the_same_file_adds_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _history(tmp_path)
+    _run(capsys, "ingest", str(path), "--format", "jsonl", "--user", "Ana")
+    code, out, _ = _run(capsys, "ingest", str(path), "--format", "jsonl", "--user", "Ana",
+                        "--json")  # fmt: skip
+    assert json.loads(out)["turns"] == 0 and json.loads(out)["memories"] == 0
+
+
+def test_add_and_config_show(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "add", "I'm allergic to tree nuts.", "--user", "maya", "--json")
+    assert code == 0 and json.loads(out)["added"][0]["category"]
+    code, out, _ = _run(capsys, "config", "show", "--json")
+    assert json.loads(out)["embedder"]["provider"] == "hash"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["ingest", "missing.jsonl", "--format", "jsonl", "--user", "a"], "does not exist"),
+        (["ingest", "BAD", "--format", "jsonl", "--user", "a"], ":2 is not valid JSON"),
+        (["ingest", "BAD", "--format", "locomo", "--user", "a"], "not valid JSON"),
+        (["ingest", "GOOD", "--format", "jsonl", "--user", "Ana", "--conversation", "zz"],
+         "no turns of conversation 'zz'"),
+        (["add", "   ", "--user", "a"], "empty"),
+        (["search", "x", "--user", "nobody"], "no memories for user 'nobody'"),
+        (["history", "nope"], "no memory with id"),
+    ],
+)  # fmt: skip
+def test_bad_input_exits_2_with_a_clear_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"session": 1, "speaker": "a", "text": "ok"}\n{not json}\n')
+    argv = [str(bad) if a == "BAD" else str(_history(tmp_path)) if a == "GOOD" else a
+            for a in argv]  # fmt: skip
+    code, _, err = _run(capsys, *argv)
+    assert code == 2
+    assert message in err and err.startswith("logicmem: error:")
+
+
+def test_unknown_format_is_refused_by_the_parser(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["ingest", "x", "--format", "csv", "--user", "a"])
+    assert exc.value.code == 2
+    assert "invalid choice: 'csv'" in capsys.readouterr().err
+
+
+def test_unreachable_llm_server_exits_2_and_keeps_data(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _run(capsys, "add", "I have a kitten.", "--user", "maya")
+    monkeypatch.setenv("LOGICMEM_LLM", "openai")
+    monkeypatch.setenv("LOGICMEM_LLM_BASE_URL", "http://127.0.0.1:9/v1")  # nothing listens
+    monkeypatch.setenv("LOGICMEM_LLM_MODEL", "m")
+    code, _, err = _run(capsys, "ask", "flowers?", "--user", "maya")
+    assert code == 2 and "127.0.0.1:9" in err
+    # extraction with the unreachable server falls back and still stores the turn
+    code, out, _ = _run(capsys, "add", "I moved to Porto.", "--user", "maya", "--json")
+    assert code == 0 and json.loads(out)["failures"] == 1
+    monkeypatch.setenv("LOGICMEM_LLM", "none")
+    code, out, _ = _run(capsys, "stats", "--json")
+    assert json.loads(out)["events"] == {"extraction_failure": 1}
+    assert json.loads(out)["turns"] == 2
+
+
+def test_locked_store_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _run(capsys, "add", "I have a kitten.", "--user", "maya")
+    store = Path(str(tmp_path / "store.db"))
+    other = sqlite3.connect(store, isolation_level=None, timeout=0)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        code, _, err = _run(capsys, "add", "I have a dog.", "--user", "maya")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert code == 2 and "locked" in err
+
+
+def test_cli_reference_is_current() -> None:
+    from logicmem.cli.reference import render
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
+    assert doc.read_text() == render(), "regenerate: python -m logicmem.cli.reference > docs/cli.md"
+
+
