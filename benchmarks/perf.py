@@ -23,12 +23,63 @@ from pathlib import Path
 from logicmem import Memory
 from logicmem.config import load_settings
 
-NAMES = "Ana Bo Caro Dev Eli Fay Gus Hana Ivo Jun Kai Lea Max Noa Oli Pia Raf Sol Teo Uma".split()
-PLACES = "Lisbon Oslo Lima Quito Turin Porto Accra Hanoi Perth Cork Bern Riga Split".split()
-THINGS = (
-    "bike kayak piano garden kitten puppy telescope camera novel guitar sourdough "
-    "marathon pottery chess climbing violin aquarium beehive"
-).split()
+NAMES = [
+    "Ana",
+    "Bo",
+    "Caro",
+    "Dev",
+    "Eli",
+    "Fay",
+    "Gus",
+    "Hana",
+    "Ivo",
+    "Jun",
+    "Kai",
+    "Lea",
+    "Max",
+    "Noa",
+    "Oli",
+    "Pia",
+    "Raf",
+    "Sol",
+    "Teo",
+    "Uma",
+]
+PLACES = [
+    "Lisbon",
+    "Oslo",
+    "Lima",
+    "Quito",
+    "Turin",
+    "Porto",
+    "Accra",
+    "Hanoi",
+    "Perth",
+    "Cork",
+    "Bern",
+    "Riga",
+    "Split",
+]
+THINGS = [
+    "bike",
+    "kayak",
+    "piano",
+    "garden",
+    "kitten",
+    "puppy",
+    "telescope",
+    "camera",
+    "novel",
+    "guitar",
+    "sourdough",
+    "marathon",
+    "pottery",
+    "chess",
+    "climbing",
+    "violin",
+    "aquarium",
+    "beehive",
+]
 TEMPLATES = [
     "I started learning {thing} with {name} in {place} back in {year}.",
     "My friend {name} lent me a {thing} when we were in {place} in {year}.",
@@ -42,16 +93,19 @@ def synthetic_turns(n: int, seed: int = 7) -> list[str]:
     rng = random.Random(seed)
     return [
         rng.choice(TEMPLATES).format(
-            thing=rng.choice(THINGS), name=rng.choice(NAMES), place=rng.choice(PLACES),
-            year=rng.randint(1990, 2025), n=rng.randint(2, 900),
-        )  # fmt: skip
+            thing=rng.choice(THINGS),
+            name=rng.choice(NAMES),
+            place=rng.choice(PLACES),
+            year=rng.randint(1990, 2025),
+            n=rng.randint(2, 900),
+        )
         for _ in range(n)
     ]
 
 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def main() -> None:
@@ -67,13 +121,17 @@ def main() -> None:
         mem.embedder.embed(["warm up"])  # model load is not ingest time
         started = time.perf_counter()
         for i in range(0, len(turns), args.batch):
-            chunk = [{"content": t, "turn_id": f"t{i + j}"} for j, t in enumerate(turns[i : i + args.batch])]
+            chunk = [
+                {"content": t, "turn_id": f"t{i + j}"}
+                for j, t in enumerate(turns[i : i + args.batch])
+            ]
             mem.add(chunk, user_id="perf", session_id=f"s{i // args.batch}")
         ingest_s = time.perf_counter() - started
         stored = mem.stats()["memories"]
         rng = random.Random(11)
         queries = [
-            f"What did {rng.choice(NAMES)} do with the {rng.choice(THINGS)} in {rng.choice(PLACES)}?"
+            f"What did {rng.choice(NAMES)} do with the {rng.choice(THINGS)} "
+            f"in {rng.choice(PLACES)}?"
             for _ in range(args.queries)
         ]
         latency = {}

@@ -60,3 +60,11 @@ def shared_dir() -> Path:
     if not SHARED.exists():
         pytest.skip("../shared (benchmark data) is not beside the checkout")
     return SHARED
+
+
+@pytest.fixture(scope="session")
+def model_cache(request: pytest.FixtureRequest) -> Path:
+    """A model cache in pytest's cache dir. Every test gets an empty XDG_CACHE_HOME, so
+    without this the embedded LLM would redo its ~30 s GGUF conversion on every run:
+    tests that load it point XDG_CACHE_HOME here."""
+    return Path(request.config.cache.mkdir("logicmem-model-cache"))

@@ -33,7 +33,7 @@ def test_bad_toml_and_bad_values_say_what_to_fix(tmp_path: Path) -> None:
         load_settings(config_file=bad, env={})
     with pytest.raises(ConfigError, match="does not exist"):
         load_settings(config_file=tmp_path / "missing.toml", env={})
-    with pytest.raises(ConfigError, match="retrieval.pool"):
+    with pytest.raises(ConfigError, match=r"retrieval\.pool"):
         load_settings({"retrieval": {"pool": "many"}}, env={})
-    with pytest.raises(ConfigError, match="extract.mode"):
+    with pytest.raises(ConfigError, match=r"extract\.mode"):
         load_settings(env={"LOGICMEM_EXTRACT_MODE": "magic"})

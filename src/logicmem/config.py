@@ -24,7 +24,9 @@ class EmbedderSettings(_Section):
     api_key: str | None = None
     dims: int | None = None
     batch_size: int = 64
-    threads: int | None = None
+    threads: int | None = 1
+    """torch threads. 1 by default: with 2 threads on a 2-core machine under any other load,
+    MiniLM queries went from ~30 ms to ~500 ms here (OpenMP oversubscription)."""
 
 
 class LLMSettings(_Section):
@@ -81,7 +83,7 @@ ENV_ALIASES: dict[str, tuple[str, ...]] = {
     "LOGICMEM_EMBED_MODEL": ("embedder", "model"),
     "LOGICMEM_EMBED_API_KEY": ("embedder", "api_key"),
 }
-_SECTIONS = {
+_SECTIONS: dict[str, type[BaseModel]] = {
     "embedder": EmbedderSettings,
     "llm": LLMSettings,
     "extract": ExtractSettings,

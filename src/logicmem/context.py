@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from logicmem.errors import InputError
-from logicmem.routes.base import Proposal, Route, RouteEnv
+from logicmem.routes.base import Route, RouteEnv
 from logicmem.types import Budget, Context, ContextItem, Hit, Scope
 
 

@@ -16,7 +16,7 @@ from logicmem.errors import ConfigError, InputError, NotFoundError, StoreError
 from logicmem.models.embed.base import Embedder
 from logicmem.models.factory import build_embedder, build_llm
 from logicmem.models.llm.base import LLM, ChatMessage
-from logicmem.routes.base import METHODS, ROUTES, Route, RouteEnv
+from logicmem.routes.base import METHODS, ROUTES, RouteEnv
 from logicmem.store.base import STORES, Store
 from logicmem.types import AddResult, Budget, Context, MemoryEntry, Scope, SearchResult
 from logicmem.write.messages import parse_messages

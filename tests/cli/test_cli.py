@@ -62,7 +62,7 @@ def test_reingesting_the_same_file_adds_nothing(
 ) -> None:
     path = _history(tmp_path)
     _run(capsys, "ingest", str(path), "--format", "jsonl", "--user", "Ana")
-    code, out, _ = _run(capsys, "ingest", str(path), "--format", "jsonl", "--user", "Ana",
+    _code, out, _ = _run(capsys, "ingest", str(path), "--format", "jsonl", "--user", "Ana",
                         "--json")  # fmt: skip
     assert json.loads(out)["turns"] == 0 and json.loads(out)["memories"] == 0
 
@@ -142,5 +142,3 @@ def test_cli_reference_is_current() -> None:
 
     doc = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
     assert doc.read_text() == render(), "regenerate: python -m logicmem.cli.reference > docs/cli.md"
-
-

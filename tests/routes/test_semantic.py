@@ -37,7 +37,9 @@ TABLE = {
 
 @pytest.fixture
 def mem(tmp_path: Path):  # type: ignore[no-untyped-def]
-    m = Memory(tmp_path / "m.db", embedder=TableEmbedder(TABLE), config={"llm": {"provider": "none"}})
+    m = Memory(
+        tmp_path / "m.db", embedder=TableEmbedder(TABLE), config={"llm": {"provider": "none"}}
+    )
     for text in list(TABLE)[1:]:
         m.add(text, user_id="maya", infer=False)
     yield m

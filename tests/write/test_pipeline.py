@@ -31,8 +31,14 @@ MSGS = [
 
 def test_llm_memories_are_validated_and_keep_provenance(tmp_path: Path) -> None:
     llm = FakeLLM().queue(
-        _reply({"text": "Maya is allergic to tree nuts.", "subject": "Maya",
-                "category": "STATES", "source_turns": ["t1"]})  # fmt: skip
+        _reply(
+            {
+                "text": "Maya is allergic to tree nuts.",
+                "subject": "Maya",
+                "category": "STATES",
+                "source_turns": ["t1"],
+            }
+        )
     )
     mem = _memory(tmp_path, llm)
     result = mem.add(MSGS, user_id="maya", session_id="s1")

@@ -33,8 +33,10 @@ def test_extractor_keeps_statements_and_drops_small_talk_and_questions() -> None
 
 def test_extractor_skips_the_assistant_and_keeps_provenance() -> None:
     out = RuleExtractor().extract(
-        [_turn("I'll keep your allergy in mind for every recipe.", role="assistant"),
-         _turn("My sister Ana turns thirty next month.")]  # fmt: skip
+        [
+            _turn("I'll keep your allergy in mind for every recipe.", role="assistant"),
+            _turn("My sister Ana turns thirty next month."),
+        ]
     )
     assert len(out) == 1
     assert out[0].source_turns == ["t1"] and out[0].session_id == "s1"

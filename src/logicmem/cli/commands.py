@@ -62,15 +62,14 @@ def ingest(args: argparse.Namespace) -> int:
             totals["merged"] += len(result.merged)
             totals["superseded"] += len(result.superseded)
             totals["failures"] += result.failures
-        totals["store"] = mem.settings.store
     if args.json:
-        emit_json(totals)
+        emit_json({**totals, "store": mem.settings.store})
     else:
         print(
             f"ingested {totals['turns']} new turns in {totals['sessions']} sessions for "
             f"{args.user}: {totals['memories']} memories added, {totals['merged']} merged, "
             f"{totals['superseded']} superseded, {totals['failures']} extraction failures "
-            f"(store {totals['store']})"
+            f"(store {mem.settings.store})"
         )
     return 0
 
@@ -141,7 +140,7 @@ def list_memories(args: argparse.Namespace) -> int:
         emit_json([e.to_dict() for e in entries])
     else:
         for e in entries:
-            mark = "" if e.status == "active" else f" [superseded by {e.superseded_by[:8]}]"
+            mark = "" if e.status == "active" else f" [superseded by {(e.superseded_by or '')[:8]}]"
             print(f"{e.id[:8]}  {e.category:<20} {e.text}{mark}")
         print(f"-- {len(entries)} memories")
     return 0

@@ -48,8 +48,12 @@ def run(args: argparse.Namespace) -> int:
             print(f"Ingesting {len(demo['sessions'])} sessions of {user}'s conversations...")
             for session in demo["sessions"]:
                 messages = [
-                    {"role": t["role"], "speaker": user if t["role"] == "user" else None,
-                     "text": t["text"], "turn_id": t["turn"]}  # fmt: skip
+                    {
+                        "role": t["role"],
+                        "speaker": user if t["role"] == "user" else None,
+                        "text": t["text"],
+                        "turn_id": t["turn"],
+                    }
                     for t in session["turns"]
                 ]
                 mem.add(messages, user_id=user, session_id=session["session"],

@@ -38,6 +38,7 @@ def context_lines(ctx: Context) -> list[str]:
 
 def side_by_side(left: list[str], right: list[str], width: int = 60) -> str:
     """Two columns of wrapped text for the demo."""
+
     def wrap(lines: list[str]) -> list[str]:
         out = []
         for line in lines:

@@ -1,6 +1,6 @@
 """Render the CLI reference (docs/cli.md) from the parser, so it cannot drift.
 
-    python -m logicmem.cli.reference > docs/cli.md
+python -m logicmem.cli.reference > docs/cli.md
 """
 
 from __future__ import annotations

