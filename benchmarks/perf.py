@@ -117,7 +117,12 @@ def main() -> None:
     turns = synthetic_turns(args.memories)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "perf.db"
-        mem = Memory(path, config=load_settings({"llm": {"provider": "none"}}))
+        # Merging is disabled (threshold above 1) so the store holds exactly N memories;
+        # the duplicate check itself still runs on every add.
+        settings = load_settings(
+            {"llm": {"provider": "none"}, "extract": {"dedup_threshold": 1.01}}
+        )
+        mem = Memory(path, config=settings)
         mem.embedder.embed(["warm up"])  # model load is not ingest time
         started = time.perf_counter()
         for i in range(0, len(turns), args.batch):
