@@ -121,3 +121,18 @@ def test_not_a_database_is_explained(tmp_path: Path) -> None:
     path.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(StoreError, match="not a logicmem store"):
         SQLiteStore(path)
+
+
+def test_vector_cache_grows_with_adds_and_matches_a_fresh_read(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "c.db")
+    assert store.vectors(Scope("u"))[0] == []  # caches the empty scope
+    held_ids, held = store.vectors(Scope("u"))
+    for i in range(40):
+        store.add_memory(_entry(f"m{i}", f"text {i}"), _vec(i), {})
+    ids, matrix = store.vectors(Scope("u"))
+    assert held_ids == [] and held.shape[0] == 0  # earlier snapshots do not change
+    fresh = SQLiteStore(tmp_path / "c.db")
+    fresh_ids, fresh_matrix = fresh.vectors(Scope("u"))
+    assert ids == fresh_ids and np.allclose(matrix, fresh_matrix)
+    store.close()
+    fresh.close()

@@ -61,6 +61,31 @@ def _blob(vector: np.ndarray) -> bytes:
     return np.asarray(vector, dtype=np.float32).tobytes()
 
 
+class _VectorCache:
+    """One scope's ids and unit vectors, in a buffer that grows by doubling."""
+
+    def __init__(self, ids: list[str], matrix: np.ndarray) -> None:
+        self.ids = ids
+        self.n = len(ids)
+        self.buf = matrix
+
+    def append(self, memory_id: str, vector: np.ndarray) -> None:
+        row = np.asarray(vector, dtype=np.float32)
+        if self.n == 0 and self.buf.shape[1] != row.shape[0]:
+            self.buf = np.zeros((0, row.shape[0]), dtype=np.float32)
+        if self.n == self.buf.shape[0]:
+            grown = np.zeros((max(16, 2 * self.n), row.shape[0]), dtype=np.float32)
+            grown[: self.n] = self.buf[: self.n]
+            self.buf = grown
+        self.buf[self.n] = row
+        self.ids.append(memory_id)
+        self.n += 1
+
+    def view(self) -> tuple[list[str], np.ndarray]:
+        # Callers get a snapshot: later appends do not change what they hold.
+        return self.ids[: self.n], self.buf[: self.n]
+
+
 class SQLiteStore(Store):
     """Store in one SQLite file. ``path=":memory:"`` gives a throwaway store."""
 
@@ -89,7 +114,7 @@ class SQLiteStore(Store):
             raise StoreError(self._explain(exc)) from None
         self._lock = threading.RLock()
         self._depth = 0
-        self._cache: dict[Scope, tuple[list[str], np.ndarray]] = {}
+        self._cache: dict[Scope, _VectorCache] = {}
         self._data_version = -1
         with self._errors():
             self._migrate()
@@ -158,6 +183,19 @@ class SQLiteStore(Store):
     def _invalidate(self, user_id: str) -> None:
         for scope in [s for s in self._cache if s.user_id == user_id]:
             del self._cache[scope]
+
+    def _append_cached(self, entry: MemoryEntry, vector: np.ndarray) -> None:
+        """A new active memory joins the cached matrices of the scopes it belongs to, so an
+        add costs O(1) instead of reloading the user's whole matrix."""
+        for scope, cache in self._cache.items():
+            if scope.user_id != entry.user_id:
+                continue
+            if scope.agent_id not in (None, entry.agent_id) or scope.run_id not in (
+                None,
+                entry.run_id,
+            ):
+                continue
+            cache.append(entry.id, vector)
 
     # -- metadata -------------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:
@@ -276,7 +314,10 @@ class SQLiteStore(Store):
                 ),
             )
             self._history(entry, "ADD", None, entry.text, detail)
-            self._invalidate(entry.user_id)
+            if entry.status == "active":
+                self._append_cached(entry, vector)
+            else:
+                self._invalidate(entry.user_id)
 
     def _require(self, memory_id: str) -> MemoryEntry:
         entry = self.get_memory(memory_id)
@@ -396,7 +437,7 @@ class SQLiteStore(Store):
                 self._data_version = version
             cached = self._cache.get(scope)
             if cached is not None:
-                return cached
+                return cached.view()
             clause, params = _scope_sql(scope)
             rows = self._db.execute(sql.SELECT_VECTORS + clause, [scope.user_id, *params])
             ids, blobs = [], []
@@ -407,8 +448,9 @@ class SQLiteStore(Store):
             matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), -1)
         else:
             matrix = np.zeros((0, 0), dtype=np.float32)
-        self._cache[scope] = (ids, matrix)
-        return ids, matrix
+        cache = _VectorCache(ids, matrix.copy())
+        self._cache[scope] = cache
+        return cache.view()
 
     # -- users and housekeeping -----------------------------------------------------------
     def user_exists(self, user_id: str) -> bool:
