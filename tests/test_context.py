@@ -22,7 +22,9 @@ FACTS = [
 
 @pytest.fixture
 def mem(tmp_path: Path):  # type: ignore[no-untyped-def]
-    m = Memory(tmp_path / "m.db", embedder=HashEmbedder(), config={"llm": {"provider": "none"}})
+    # The assembler on its own: the visible route is tested in tests/routes/test_visible.py.
+    config = {"llm": {"provider": "none"}, "visibility": {"enabled": False}}
+    m = Memory(tmp_path / "m.db", embedder=HashEmbedder(), config=config)
     for i, fact in enumerate(FACTS):
         m.add([{"content": fact, "turn_id": f"t{i}"}], user_id="maya", session_id="s1")
     yield m

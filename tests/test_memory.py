@@ -36,8 +36,8 @@ def test_delete_user_and_reset(memory: Memory) -> None:
 
 def test_answer_sends_context_and_request_to_the_llm(tmp_path: Path) -> None:
     llm = FakeLLM().queue("Skip the lilies: they are toxic to cats.")
-    mem = Memory(tmp_path / "a.db", embedder=HashEmbedder(), llm=llm,
-                 config={"extract": {"mode": "rules"}})  # fmt: skip
+    config = {"extract": {"mode": "rules"}, "visibility": {"use_llm": "never"}}
+    mem = Memory(tmp_path / "a.db", embedder=HashEmbedder(), llm=llm, config=config)
     mem.add("We adopted a kitten named Pico.", user_id="maya")
     answer = mem.answer("Which flowers for the table?", user_id="maya", k=5)
     assert answer.text.startswith("Skip the lilies") and answer.model == "fake"

@@ -57,12 +57,27 @@ class RetrievalSettings(_Section):
     rrf_k: int = 60
 
 
+class VisibilitySettings(_Section):
+    enabled: bool = True
+    share: float = Field(default=0.3, ge=0.0, le=1.0)
+    """Largest part of k the visible slice may take."""
+    key_min: float = 0.5
+    """Cosine of the request to an anticipation key that counts as a match."""
+    memory_min: float = 0.5
+    """Cosine of the request to a critical memory itself that counts as a match."""
+    fill_min_k: int = 20
+    """From this k on, unmatched standing constraints fill the rest of the slice."""
+    use_llm: Literal["auto", "never"] = "auto"
+    """``auto``: a capable LLM also judges criticality and anticipates situations."""
+
+
 class Settings(_Section):
     store: str = Field(default_factory=lambda: str(default_store_path()))
     embedder: EmbedderSettings = Field(default_factory=EmbedderSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
     extract: ExtractSettings = Field(default_factory=ExtractSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    visibility: VisibilitySettings = Field(default_factory=VisibilitySettings)
 
     def public_dict(self) -> dict[str, Any]:
         """The resolved settings with secrets masked (for ``config show`` and the store)."""
@@ -88,6 +103,7 @@ _SECTIONS: dict[str, type[BaseModel]] = {
     "llm": LLMSettings,
     "extract": ExtractSettings,
     "retrieval": RetrievalSettings,
+    "visibility": VisibilitySettings,
 }
 
 

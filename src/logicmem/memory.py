@@ -17,6 +17,7 @@ from logicmem.models.embed.base import Embedder
 from logicmem.models.factory import build_embedder, build_llm
 from logicmem.models.llm.base import LLM, ChatMessage
 from logicmem.routes.base import METHODS, ROUTES, RouteEnv
+from logicmem.routes.visible.hook import VisibilityIndexer
 from logicmem.store.base import STORES, Store
 from logicmem.types import AddResult, Budget, Context, MemoryEntry, Scope, SearchResult
 from logicmem.write.messages import parse_messages
@@ -56,7 +57,7 @@ class Memory:
         config: Settings | Mapping[str, Any] | None = None,
         embedder: Embedder | None = None,
         llm: LLM | None = None,
-        routes: Sequence[str] = ("semantic",),
+        routes: Sequence[str] = ("semantic", "visible"),
     ) -> None:
         if isinstance(config, Settings):
             self.settings = config
@@ -74,8 +75,13 @@ class Memory:
             embedder=self.embedder,
             settings=self.settings.retrieval,
             llm=self.llm,
+            visibility=self.settings.visibility,
         )
         self.pipeline = WritePipeline(self.store, self.embedder, self.llm, self.settings.extract)
+        if self.settings.visibility.enabled:
+            self.pipeline.hooks.append(
+                VisibilityIndexer(self.store, self.embedder, self.llm, self.settings.visibility)
+            )
         self.assembler = ContextAssembler([ROUTES.create(name) for name in routes])
 
     # -- lifecycle ------------------------------------------------------------------------

@@ -120,7 +120,8 @@ def test_unreachable_llm_server_exits_2_and_keeps_data(
     assert code == 0 and json.loads(out)["failures"] == 1
     monkeypatch.setenv("LOGICMEM_LLM", "none")
     code, out, _ = _run(capsys, "stats", "--json")
-    assert json.loads(out)["events"] == {"extraction_failure": 1}
+    # both LLM steps failed, both are counted: extraction and criticality judgement
+    assert json.loads(out)["events"] == {"extraction_failure": 1, "criticality_llm_failure": 1}
     assert json.loads(out)["turns"] == 2
 
 

@@ -15,7 +15,11 @@ def _memory(tmp_path: Path, llm: FakeLLM | None, mode: str = "auto") -> Memory:
         tmp_path / "m.db",
         embedder=HashEmbedder(),
         llm=llm,
-        config={"llm": {"provider": "none"}, "extract": {"mode": mode, "llm_attempts": 2}},
+        config={
+            "llm": {"provider": "none"},
+            "extract": {"mode": mode, "llm_attempts": 2},
+            "visibility": {"use_llm": "never"},  # these tests count extraction calls only
+        },
     )
 
 

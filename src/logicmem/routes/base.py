@@ -13,7 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from logicmem.config import RetrievalSettings
+import numpy as np
+
+from logicmem.config import RetrievalSettings, VisibilitySettings
 from logicmem.models.embed.base import Embedder
 from logicmem.models.llm.base import LLM
 from logicmem.registry import Registry
@@ -29,7 +31,19 @@ class RouteEnv:
     embedder: Embedder
     settings: RetrievalSettings
     llm: Callable[[], LLM | None] = lambda: None
+    visibility: VisibilitySettings = field(default_factory=VisibilitySettings)
     cache: dict[str, Any] = field(default_factory=dict)
+
+
+def query_vector(env: RouteEnv, query: str) -> np.ndarray:
+    """The query's embedding, computed once however many routes ask for it."""
+    cache = env.cache.setdefault("query_vectors", {})
+    if query not in cache:
+        if len(cache) > 64:
+            cache.clear()
+        cache[query] = env.embedder.embed_one(query)
+    vector: np.ndarray = cache[query]
+    return vector
 
 
 @dataclass
@@ -67,6 +81,8 @@ METHODS: Registry[Method] = Registry("retrieval method")
 METHODS.register("bm25", "logicmem.routes.semantic:BM25Method")
 METHODS.register("dense", "logicmem.routes.semantic:DenseMethod")
 METHODS.register("hybrid", "logicmem.routes.semantic:HybridMethod")
+METHODS.register("visible", "logicmem.routes.visible.route:VisibleMethod")
 
 ROUTES: Registry[Route] = Registry("route")
 ROUTES.register("semantic", "logicmem.routes.semantic:SemanticRoute")
+ROUTES.register("visible", "logicmem.routes.visible.route:VisibleRoute")

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from logicmem.errors import InputError
-from logicmem.routes.base import Method, Proposal, Route, RouteEnv
+from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector
 from logicmem.types import Hit, MemoryEntry, Scope
 from logicmem.write.rules import STOPWORDS
 
@@ -111,7 +111,7 @@ def dense_scores(
     ids, matrix = env.store.vectors(scope)
     if not ids:
         return [], np.zeros(0, dtype=np.float32)
-    sims = matrix @ env.embedder.embed_one(query)
+    sims = matrix @ query_vector(env, query)
     if allowed is not None:
         mask = np.array([i in allowed for i in ids])
         sims = np.where(mask, sims, -np.inf)

@@ -29,6 +29,27 @@ class HistoryRow:
     at: str
 
 
+@dataclass
+class Criticality:
+    """Why a memory is a standing constraint that can change future advice."""
+
+    memory_id: str
+    score: float
+    ctype: str
+    reason: str
+    source: str  # "kb", "prototype" or "llm"
+
+
+@dataclass
+class MemoryKey:
+    """An anticipation key: a situation in which a memory will matter."""
+
+    memory_id: str
+    key: str
+    kind: str  # "kb" (knowledge resource) or "llm"
+    ref: str  # the knowledge entry id, or the model name
+
+
 class Store(ABC):
     """Persistence for one logicmem deployment (many users)."""
 
@@ -112,6 +133,35 @@ class Store(ABC):
     @abstractmethod
     def vectors(self, scope: Scope) -> tuple[list[str], np.ndarray]:
         """Ids and the (n, dims) unit-vector matrix of the scope's active memories."""
+
+    # -- visibility annotations -----------------------------------------------------------
+    @abstractmethod
+    def set_criticality(self, user_id: str, rows: Sequence[Criticality]) -> None: ...
+
+    @abstractmethod
+    def critical_memories(self, scope: Scope) -> list[Criticality]:
+        """Criticality rows of the scope's active memories."""
+
+    @abstractmethod
+    def add_keys(self, user_id: str, keys: Sequence[MemoryKey], vectors: np.ndarray) -> None: ...
+
+    @abstractmethod
+    def memory_keys(self, scope: Scope) -> tuple[list[MemoryKey], np.ndarray]:
+        """Anticipation keys of the scope's active memories and their unit vectors."""
+
+    @abstractmethod
+    def cached_vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        """Vectors computed earlier for these texts with this store's embedder."""
+
+    @abstractmethod
+    def cache_vectors(self, texts: Sequence[str], vectors: np.ndarray) -> None: ...
+
+    @abstractmethod
+    def get_profile(self, user_id: str) -> tuple[str, int] | None:
+        """The user's always-visible profile text and its version, if any."""
+
+    @abstractmethod
+    def set_profile(self, user_id: str, text: str) -> None: ...
 
     # -- users and housekeeping -----------------------------------------------------------
     @abstractmethod

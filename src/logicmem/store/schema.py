@@ -87,6 +87,43 @@ CREATE TABLE events (
 CREATE INDEX events_by_kind ON events (kind);
 """,
     ),
+    (
+        2,
+        "m002_visibility",
+        """
+CREATE TABLE criticality (
+    memory_id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL,
+    score REAL NOT NULL,
+    ctype TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    source TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+CREATE INDEX criticality_by_user ON criticality (user_id);
+
+CREATE TABLE memory_keys (
+    rowid INTEGER PRIMARY KEY,
+    memory_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    key TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    ref TEXT NOT NULL DEFAULT '',
+    embedding BLOB NOT NULL
+);
+CREATE INDEX memory_keys_by_user ON memory_keys (user_id);
+CREATE INDEX memory_keys_by_memory ON memory_keys (memory_id);
+
+CREATE TABLE text_vectors (text TEXT PRIMARY KEY, embedding BLOB NOT NULL);
+
+CREATE TABLE profiles (
+    user_id TEXT PRIMARY KEY,
+    text TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+);
+""",
+    ),
 ]
 
 CREATE_MIGRATIONS_TABLE = """
@@ -136,12 +173,18 @@ INSERT_EVENT = "INSERT INTO events (user_id, kind, detail, at) VALUES (?, ?, ?, 
 COUNT_EVENTS = "SELECT kind, COUNT(*) FROM events GROUP BY kind"
 
 DELETE_USER = (
+    "DELETE FROM criticality WHERE user_id = ?",
+    "DELETE FROM memory_keys WHERE user_id = ?",
+    "DELETE FROM profiles WHERE user_id = ?",
     "DELETE FROM turns WHERE user_id = ?",
     "DELETE FROM memories WHERE user_id = ?",
     "DELETE FROM history WHERE user_id = ?",
     "DELETE FROM events WHERE user_id = ?",
 )
 RESET = (
+    "DELETE FROM criticality",
+    "DELETE FROM memory_keys",
+    "DELETE FROM profiles",
     "DELETE FROM turns",
     "DELETE FROM memories",
     "DELETE FROM history",
@@ -154,3 +197,30 @@ STATS = """
 SELECT (SELECT COUNT(*) FROM turns), (SELECT COUNT(*) FROM memories WHERE status = 'active'),
     (SELECT COUNT(*) FROM memories WHERE status = 'superseded'),
     (SELECT COUNT(DISTINCT user_id) FROM memories), (SELECT COUNT(*) FROM history)"""
+
+DELETE_ANNOTATIONS = (
+    "DELETE FROM criticality WHERE memory_id = ?",
+    "DELETE FROM memory_keys WHERE memory_id = ?",
+)
+UPSERT_CRITICALITY = """
+INSERT INTO criticality (memory_id, user_id, score, ctype, reason, source, at)
+VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT(memory_id) DO UPDATE SET score = excluded.score, ctype = excluded.ctype,
+    reason = excluded.reason, source = excluded.source, at = excluded.at"""
+SELECT_CRITICAL = """
+SELECT c.memory_id, c.score, c.ctype, c.reason, c.source
+FROM criticality c JOIN memories m ON m.id = c.memory_id
+WHERE c.user_id = ? AND m.status = 'active'"""
+INSERT_KEY = """
+INSERT INTO memory_keys (memory_id, user_id, key, kind, ref, embedding) VALUES (?, ?, ?, ?, ?, ?)"""
+SELECT_KEYS = """
+SELECT k.memory_id, k.key, k.kind, k.ref, k.embedding
+FROM memory_keys k JOIN memories m ON m.id = k.memory_id
+WHERE k.user_id = ? AND m.status = 'active'"""
+SELECT_PROFILE = "SELECT text, version, updated_at FROM profiles WHERE user_id = ?"
+UPSERT_PROFILE = """
+INSERT INTO profiles (user_id, text, version, updated_at) VALUES (?, ?, 1, ?)
+ON CONFLICT(user_id) DO UPDATE SET text = excluded.text, version = profiles.version + 1,
+    updated_at = excluded.updated_at"""
+SELECT_TEXT_VECTORS = "SELECT text, embedding FROM text_vectors WHERE text IN ({marks})"
+INSERT_TEXT_VECTOR = "INSERT OR REPLACE INTO text_vectors (text, embedding) VALUES (?, ?)"

@@ -20,7 +20,7 @@ import numpy as np
 
 from logicmem.errors import NotFoundError, StoreError
 from logicmem.store import schema as sql
-from logicmem.store.base import HistoryRow, Store
+from logicmem.store.base import Criticality, HistoryRow, MemoryKey, Store
 from logicmem.types import MemoryEntry, Scope, Turn
 
 
@@ -375,6 +375,8 @@ class SQLiteStore(Store):
         with self.transaction():
             entry = self._require(memory_id)
             self._db.execute(sql.DELETE_MEMORY, (memory_id,))
+            for statement in sql.DELETE_ANNOTATIONS:
+                self._db.execute(statement, (memory_id,))
             self._history(entry, "DELETE", entry.text, None, {})
             self._invalidate(entry.user_id)
 
@@ -451,6 +453,67 @@ class SQLiteStore(Store):
         cache = _VectorCache(ids, matrix.copy())
         self._cache[scope] = cache
         return cache.view()
+
+    # -- visibility annotations -----------------------------------------------------------
+    def set_criticality(self, user_id: str, rows: Sequence[Criticality]) -> None:
+        with self.transaction():
+            stamp = now()
+            self._db.executemany(
+                sql.UPSERT_CRITICALITY,
+                [(r.memory_id, user_id, r.score, r.ctype, r.reason, r.source, stamp) for r in rows],
+            )
+
+    def critical_memories(self, scope: Scope) -> list[Criticality]:
+        clause, params = _scope_sql(scope, "m.")
+        with self._errors():
+            rows = self._db.execute(sql.SELECT_CRITICAL + clause, [scope.user_id, *params])
+            return [Criticality(r[0], float(r[1]), r[2], r[3], r[4]) for r in rows]
+
+    def add_keys(self, user_id: str, keys: Sequence[MemoryKey], vectors: np.ndarray) -> None:
+        with self.transaction():
+            self._db.executemany(
+                sql.INSERT_KEY,
+                [
+                    (k.memory_id, user_id, k.key, k.kind, k.ref, _blob(v))
+                    for k, v in zip(keys, vectors, strict=True)
+                ],
+            )
+
+    def memory_keys(self, scope: Scope) -> tuple[list[MemoryKey], np.ndarray]:
+        clause, params = _scope_sql(scope, "m.")
+        with self._errors():
+            rows = self._db.execute(sql.SELECT_KEYS + clause, [scope.user_id, *params]).fetchall()
+        keys = [MemoryKey(r[0], r[1], r[2], r[3]) for r in rows]
+        if not rows:
+            return keys, np.zeros((0, 0), dtype=np.float32)
+        matrix = np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32)
+        return keys, matrix.reshape(len(rows), -1)
+
+    def cached_vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        texts = list(dict.fromkeys(texts))
+        with self._errors():
+            for i in range(0, len(texts), 500):
+                chunk = texts[i : i + 500]
+                query = sql.SELECT_TEXT_VECTORS.format(marks=",".join("?" * len(chunk)))
+                for text, blob in self._db.execute(query, chunk):
+                    out[text] = np.frombuffer(blob, dtype=np.float32)
+        return out
+
+    def cache_vectors(self, texts: Sequence[str], vectors: np.ndarray) -> None:
+        with self.transaction():
+            self._db.executemany(
+                sql.INSERT_TEXT_VECTOR, [(t, _blob(v)) for t, v in zip(texts, vectors, strict=True)]
+            )
+
+    def get_profile(self, user_id: str) -> tuple[str, int] | None:
+        with self._errors():
+            row = self._db.execute(sql.SELECT_PROFILE, (user_id,)).fetchone()
+        return (row[0], int(row[1])) if row else None
+
+    def set_profile(self, user_id: str, text: str) -> None:
+        with self.transaction():
+            self._db.execute(sql.UPSERT_PROFILE, (user_id, text, now()))
 
     # -- users and housekeeping -----------------------------------------------------------
     def user_exists(self, user_id: str) -> bool:

@@ -41,6 +41,12 @@ _KEEP = {
     "kept", "held", "said", "sent", "spent", "won", "wrote", "read", "put", "let", "set",
     "cut", "hurt", "quit", "hit", "and", "or", "but", "too", "as", "in", "at", "on", "with",
     "to", "for", "of", "the", "a", "an", "not", "don't", "didn't", "can't", "won't",
+    "became", "broke", "built", "caught", "chose", "dealt", "drew", "drank", "drove", "ate",
+    "fell", "fed", "fought", "flew", "forgot", "froze", "grew", "heard", "hid", "laid",
+    "led", "lent", "lit", "meant", "paid", "rode", "rang", "rose", "sold", "shot", "showed",
+    "sang", "sank", "sat", "slept", "spoke", "stood", "stole", "stuck", "swam", "taught",
+    "tore", "threw", "understood", "woke", "wore", "used", "once", "then", "now",
+    "recently", "also", "here", "there", "myself",
 }  # fmt: skip
 _IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is"}
 

@@ -11,6 +11,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Callable
 from itertools import groupby
+from typing import Protocol
 
 import numpy as np
 
@@ -29,6 +30,12 @@ from logicmem.write.supersede import conflicts, slots_of
 NEIGHBOURS = 50  # existing memories checked for duplicates and supersession per candidate
 
 
+class WriteHook(Protocol):
+    """Called after new memories are committed (routes index them: criticality, keys)."""
+
+    def on_added(self, scope: Scope, entries: list[MemoryEntry], vectors: np.ndarray) -> None: ...
+
+
 class WritePipeline:
     def __init__(
         self,
@@ -43,6 +50,7 @@ class WritePipeline:
         self._llm_factory = llm_factory
         self.rules = RuleExtractor(min_words=settings.min_words)
         self.categorizer = PrototypeCategorizer(embedder)
+        self.hooks: list[WriteHook] = []
 
     def extractor(self) -> Extractor:
         """The configured extractor: the LLM one only when asked for, or when capable."""
@@ -151,6 +159,10 @@ class WritePipeline:
                 if slots:
                     result.superseded.extend(self._supersede(entry, existing, added))
             self._merge(merged_sources, result)
+        new = [(m, v) for m, v in added if m.status == "active"]
+        if new:
+            for hook in self.hooks:
+                hook.on_added(scope, [m for m, _ in new], np.vstack([v for _, v in new]))
 
     @staticmethod
     def _neighbour_ids(ids: list[str], matrix: np.ndarray, vectors: np.ndarray) -> list[str]:

@@ -1,0 +1,107 @@
+"""Write time: assess each new memory's criticality and record where it will matter."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from logicmem.config import VisibilitySettings
+from logicmem.errors import ModelError
+from logicmem.models.embed.base import Embedder
+from logicmem.models.llm.base import LLM
+from logicmem.routes.visible.criticality import (
+    Assessment,
+    CriticalityAssessor,
+    VectorCache,
+    assess_with_llm,
+)
+from logicmem.routes.visible.kb import KnowledgeBase, load_kb
+from logicmem.store.base import Criticality, MemoryKey, Store
+from logicmem.types import MemoryEntry, Scope
+
+MAX_KEYS = 200  # anticipation keys kept per memory
+
+
+class VisibilityIndexer:
+    """A write hook: criticality rows and anticipation keys for every new memory."""
+
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        llm: Callable[[], LLM | None],
+        settings: VisibilitySettings,
+        kb: KnowledgeBase | None = None,
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self._llm = llm
+        self.kb = kb or load_kb()
+        self.cache = VectorCache(store, embedder)
+        self.assessor = CriticalityAssessor(self.kb, self.cache)
+
+    def on_added(self, scope: Scope, entries: list[MemoryEntry], vectors: np.ndarray) -> None:
+        if not entries or not self.settings.enabled:
+            return
+        texts = [e.text for e in entries]
+        found = self.assessor.assess(texts, vectors)
+        found = self._with_llm(scope, texts, found)
+        rows = []
+        for entry, a in zip(entries, found, strict=True):
+            if not a.critical:
+                continue
+            rows.append(Criticality(entry.id, a.score, a.ctype, a.reason, a.source))
+            keys, vectors = self._keys(entry.id, a)
+            if keys:
+                self.store.add_keys(scope.user_id, keys, vectors)
+        if rows:
+            self.store.set_criticality(scope.user_id, rows)
+
+    def _keys(self, memory_id: str, a: Assessment) -> tuple[list[MemoryKey], np.ndarray]:
+        """Keys from the model (embedded per store) and from the linked knowledge entries
+        (embedded once per machine, per entry)."""
+        keys: dict[str, MemoryKey] = {}
+        vectors: dict[str, np.ndarray] = {}
+        if a.situations:
+            fresh = self.cache.vectors(a.situations)
+            for situation, vector in zip(a.situations, fresh, strict=True):
+                keys.setdefault(situation, MemoryKey(memory_id, situation, "llm", a.source))
+                vectors.setdefault(situation, vector)
+        for entry_id in a.entries:
+            situations = list(self.kb.entries[entry_id].situations)
+            for situation, vector in zip(
+                situations, self.cache.shared_vectors(situations), strict=True
+            ):
+                keys.setdefault(situation, MemoryKey(memory_id, situation, "kb", entry_id))
+                vectors.setdefault(situation, vector)
+        chosen = list(keys)[:MAX_KEYS]
+        if not chosen:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        return [keys[k] for k in chosen], np.vstack([vectors[k] for k in chosen])
+
+    def _with_llm(
+        self, scope: Scope, texts: list[str], found: list[Assessment]
+    ) -> list[Assessment]:
+        if self.settings.use_llm == "never":
+            return found
+        llm = self._llm()
+        if llm is None or not llm.capable:
+            return found
+        try:
+            judged = assess_with_llm(llm, texts)
+        except ModelError as exc:
+            self.store.record_event(
+                "criticality_llm_failure", scope.user_id, {"error": str(exc)[:300]}
+            )
+            return found
+        merged = []
+        for rule, model in zip(found, judged, strict=True):
+            if model is None or not model.critical:
+                merged.append(rule)  # the knowledge resource still counts
+            elif rule.critical:
+                rule.situations = model.situations
+                merged.append(rule)
+            else:
+                merged.append(model)
+        return merged

@@ -1,0 +1,138 @@
+"""The visibility route on examples written for these tests (not benchmark items)."""
+
+import json
+from pathlib import Path
+
+import pytest
+from kit import FakeLLM, HashEmbedder
+
+from logicmem import Memory
+from logicmem.routes.visible.kb import load_kb
+from logicmem.routes.visible.route import quota
+from logicmem.routes.visible.text import contains, tokens
+from logicmem.types import Scope
+
+ORDINARY = [
+    "I went to a jazz concert last Friday.",
+    "I painted a sunset over the harbour.",
+    "My book club is reading a mystery novel.",
+    "I finished a big project at work.",
+    "I bought new running shoes.",
+    "I love rainy afternoons with tea.",
+]
+
+
+def _memory(tmp_path: Path, llm: FakeLLM | None = None, **visibility: object) -> Memory:
+    config = {
+        "llm": {"provider": "none"},
+        "extract": {"mode": "rules"},
+        "visibility": {"use_llm": "auto", **visibility},
+    }
+    return Memory(tmp_path / "v.db", embedder=HashEmbedder(), llm=llm, config=config)
+
+
+def _add(mem: Memory, *texts: str, user: str = "maya") -> None:
+    for i, text in enumerate(texts):
+        mem.add([{"content": text, "turn_id": f"t{len(mem.get_all(user_id=user))}-{i}"}],
+                user_id=user, session_id="s")  # fmt: skip
+
+
+def test_text_matching_survives_person_plural_and_possessive() -> None:
+    assert contains(tokens("Maya's cats sleep a lot"), tokens("my cat"))
+    assert contains(tokens("Should I buy lilies?"), tokens("lily"))
+    assert not contains(tokens("a catalogue"), tokens("cat"))
+
+
+def test_criticality_from_the_knowledge_resource(tmp_path: Path) -> None:
+    mem = _memory(tmp_path)
+    _add(mem, "I'm allergic to peanuts.", "I take warfarin every evening.", *ORDINARY)
+    rows = {r.memory_id: r for r in mem.store.critical_memories(Scope("maya"))}
+    texts = {m.id: m.text for m in mem.get_all(user_id="maya")}
+    critical = {texts[i]: r.ctype for i, r in rows.items()}
+    assert critical == {"maya is allergic to peanuts.": "allergy",
+                        "maya takes warfarin every evening.": "medication"}  # fmt: skip
+    assert all(r.source == "kb" and r.reason.startswith("states") for r in rows.values())
+
+
+def test_anticipation_key_brings_the_constraint_into_context(tmp_path: Path) -> None:
+    mem = _memory(tmp_path)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
+    ctx = mem.context("Can you give me a good pad thai recipe for tonight?", user_id="maya", k=4)
+    first = ctx.items[0]
+    assert first.route == "visible" and "peanuts" in first.text
+    assert "the request mentions 'pad thai'" in first.reason and "allergy-peanut" in first.reason
+    assert first.source_turns  # provenance to the turn that said it
+    for item in ctx.items:
+        assert item.route and item.reason and item.source_turns
+
+
+def test_unmatched_constraints_stay_out_at_small_budgets(tmp_path: Path) -> None:
+    mem = _memory(tmp_path)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
+    small = mem.context("What jazz albums should I try?", user_id="maya", k=4)
+    assert all(i.route == "semantic" for i in small.items)
+    large = mem.context("What jazz albums should I try?", user_id="maya", k=20)
+    [kept] = [i for i in large.items if i.route == "visible"]
+    assert "kept in view at this budget" in kept.reason
+
+
+def test_the_slice_never_exceeds_its_share(tmp_path: Path) -> None:
+    mem = _memory(tmp_path, share=0.25)
+    _add(mem, "I'm allergic to peanuts.", "I'm allergic to tree nuts.", "I have celiac disease.",
+         "I'm allergic to sesame.", *ORDINARY)  # fmt: skip
+    for k in (2, 4, 8, 20):
+        ctx = mem.context("Ideas for a satay and pad thai dinner party?", user_id="maya", k=k)
+        assert ctx.routes.get("visible", 0) <= quota(k, 0.25)
+        assert len(ctx.items) <= k
+
+
+def test_a_superseded_constraint_leaves_the_slice(tmp_path: Path) -> None:
+    mem = _memory(tmp_path)
+    mem.add("I am vegetarian.", user_id="maya", timestamp="2024-01-01")
+    mem.add("I became vegan this spring.", user_id="maya", timestamp="2024-05-01")
+    _add(mem, *ORDINARY)
+    ctx = mem.context("Which gummy bears should I buy for the party?", user_id="maya", k=20)
+    visible = [i.text for i in ctx.items if i.route == "visible"]
+    assert visible == ["maya became vegan this spring."]
+
+
+def test_an_llm_anticipates_situations_the_resource_lacks(tmp_path: Path) -> None:
+    llm = FakeLLM()
+    # extraction is rules-only here; the one LLM call is the criticality judgement
+    llm.queue(json.dumps({"items": [
+        {"index": 0, "critical": True, "type": "hobby rule",
+         "situations": ["weekend regatta", "sailing gloves"]},
+    ]}))  # fmt: skip
+    mem = _memory(tmp_path, llm=llm)
+    _add(mem, "My club bans members from racing without a safety course.")
+    assert llm.calls and llm.calls[0]["schema"]["required"] == ["items"]
+    ctx = mem.context("Should I enter the weekend regatta?", user_id="maya", k=3)
+    assert ctx.items[0].route == "visible"
+    assert "hobby rule" in ctx.items[0].reason and "weekend regatta" in ctx.items[0].reason
+
+
+def test_a_failing_llm_falls_back_to_the_resource_and_is_counted(tmp_path: Path) -> None:
+    llm = FakeLLM()
+    llm.queue("not json at all")
+    mem = _memory(tmp_path, llm=llm)
+    _add(mem, "I'm allergic to peanuts.")
+    assert mem.stats()["events"] == {"criticality_llm_failure": 1}
+    assert len(mem.store.critical_memories(Scope("maya"))) == 1
+
+
+def test_visibility_can_be_switched_off(tmp_path: Path) -> None:
+    mem = _memory(tmp_path, enabled=False)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
+    ctx = mem.context("A pad thai recipe?", user_id="maya", k=3)
+    assert "visible" not in ctx.routes
+
+
+def test_every_entry_of_the_resource_names_a_source() -> None:
+    kb = load_kb()
+    assert len(kb) >= 100
+    assert all(e.source and e.why and e.situations for e in kb.entries.values())
+
+
+@pytest.mark.parametrize("k, share, expected", [(30, 0.3, 9), (10, 0.3, 3), (2, 0.3, 1)])
+def test_quota(k: int, share: float, expected: int) -> None:
+    assert quota(k, share) == expected
