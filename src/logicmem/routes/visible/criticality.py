@@ -26,7 +26,7 @@ from logicmem.store.base import Store
 
 DENSE_MIN = 0.55  # cosine to the nearest critical prototype
 DENSE_MARGIN = 0.05  # ... and that much closer than to any ordinary prototype
-LINK_MIN = 0.6  # cosine to a fact pattern that links a memory to a knowledge entry
+LINK_MIN = 0.5  # cosine to a fact pattern that links a memory to a knowledge entry
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import numpy as np
@@ -17,10 +18,26 @@ from logicmem.routes.visible.criticality import (
     assess_with_llm,
 )
 from logicmem.routes.visible.kb import KnowledgeBase, load_kb
+from logicmem.routes.visible.text import contains, tokens
 from logicmem.store.base import Criticality, MemoryKey, Store
 from logicmem.types import MemoryEntry, Scope
 
 MAX_KEYS = 200  # anticipation keys kept per memory
+
+
+_SOMEONE_ELSE = re.compile(
+    r"^(?P<name>[A-Z][a-z]+)(?:'s\b|\s+(?:is|has|was|had|and|loves|likes|went|said|says|"
+    r"takes|works|lives|gets|got|can|will|would|wants|plans|feels|thinks|just|also)\b)"
+)
+
+
+def about_user(text: str, user_id: str) -> bool:
+    """Whether a memory can be the user's own standing constraint: a store also holds what
+    other people said about themselves ("Mel has three kids" in Caroline's memory)."""
+    if contains(tokens(text), tokens(user_id)):
+        return True
+    found = _SOMEONE_ELSE.match(text)
+    return found is None or found.group("name").lower() == user_id.lower()
 
 
 class VisibilityIndexer:
@@ -44,6 +61,11 @@ class VisibilityIndexer:
     def on_added(self, scope: Scope, entries: list[MemoryEntry], vectors: np.ndarray) -> None:
         if not entries or not self.settings.enabled:
             return
+        keep = [i for i, e in enumerate(entries) if about_user(e.text, scope.user_id)]
+        entries = [entries[i] for i in keep]
+        if not entries:
+            return
+        vectors = vectors[keep]
         texts = [e.text for e in entries]
         found = self.assessor.assess(texts, vectors)
         found = self._with_llm(scope, texts, found)

@@ -10,8 +10,11 @@ recent first. Superseded memories are never candidates. Every hit says why it is
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from logicmem.context import ContextAssembler
 from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector
@@ -48,6 +51,37 @@ class _Candidate:
         if self.memory_sim >= memory_min:
             return f"{head}; similar to the request ({self.memory_sim:.2f})"
         return f"{head}; kept in view at this budget"
+
+
+def query_windows(query: str, width: int = 5, stride: int = 3) -> list[str]:
+    """Clauses of the request and short word windows over long ones: an anticipation key
+    ("pain reliever") is compared with parts of a request, not only with all of it."""
+    clauses = [c.strip() for c in re.split(r"[.?!,;:()\u2014\u2013]|\s-\s|\band\b|\bbut\b", query)]
+    out: list[str] = []
+    for clause in clauses:
+        words = clause.split()
+        if not words:
+            continue
+        out.append(clause)
+        if len(words) > width:
+            out.extend(
+                " ".join(words[i : i + width]) for i in range(0, len(words) - width + 1, stride)
+            )
+    return list(dict.fromkeys(out))[:24]
+
+
+def window_vectors(env: RouteEnv, query: str) -> np.ndarray:
+    cache = env.cache.setdefault("window_vectors", {})
+    if query not in cache:
+        if len(cache) > 64:
+            cache.clear()
+        windows = query_windows(query)
+        vectors = [query_vector(env, query)[None, :]]
+        if windows:
+            vectors.append(env.embedder.embed(windows))
+        cache[query] = np.vstack(vectors)
+    result: np.ndarray = cache[query]
+    return result
 
 
 def quota(k: int, share: float) -> int:
@@ -96,7 +130,7 @@ class VisibleRoute(Route):
                     by_id[memory_id].memory_sim = float(sims[j])
         keys, kmat = env.store.memory_keys(scope)
         if keys:
-            ksims = kmat @ qv
+            ksims = (window_vectors(env, query) @ kmat.T).max(axis=0)
             words = tokens(query)
             for key, sim in zip(keys, ksims, strict=True):
                 cand = by_id.get(key.memory_id)
