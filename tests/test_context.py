@@ -62,7 +62,7 @@ def test_bad_budgets_are_refused(mem: Memory) -> None:
 
 
 class PinnedRoute(Route):
-    """A route with a reserved share, standing in for the visibility route to come."""
+    """A route with a reserved share, like the visibility route."""
 
     name = "pinned"
     priority = 10

@@ -76,11 +76,13 @@ def run(args: argparse.Namespace) -> int:
         for name, rank in (("search", in_search), ("context", in_ctx)):
             verdict = f"found at rank {rank}" if rank else "MISSED — not in what the model sees"
             print(f"  {name:<8} {verdict}")
-        if not in_ctx:
+        if in_ctx and not in_search:
             print(
-                "  Similarity retrieval cannot see this link; the visibility and logic routes "
-                "(planned) are built to surface it."
+                "  Similarity search cannot see this link; the visibility route put the fact in "
+                "view because the request matched a situation in which it matters."
             )
+        elif not in_ctx:
+            print("  Neither route surfaced it: the knowledge resource has no matching situation.")
         print(f"\nDone in {time.perf_counter() - started:.1f} s.")
         if tmp is not None and args.keep:
             tmp = None  # leave it on disk

@@ -22,7 +22,7 @@ from logicmem.routes.visible.text import contains, tokens
 from logicmem.store.base import Criticality, MemoryKey, Store
 from logicmem.types import MemoryEntry, Scope
 
-MAX_KEYS = 200  # anticipation keys kept per memory
+MAX_KEYS = 400  # anticipation keys kept per memory
 
 
 _SOMEONE_ELSE = re.compile(
@@ -90,13 +90,16 @@ class VisibilityIndexer:
             for situation, vector in zip(a.situations, fresh, strict=True):
                 keys.setdefault(situation, MemoryKey(memory_id, situation, "llm", a.source))
                 vectors.setdefault(situation, vector)
+        per_entry = []
         for entry_id in a.entries:
             situations = list(self.kb.entries[entry_id].situations)
-            for situation, vector in zip(
-                situations, self.cache.shared_vectors(situations), strict=True
-            ):
-                keys.setdefault(situation, MemoryKey(memory_id, situation, "kb", entry_id))
-                vectors.setdefault(situation, vector)
+            per_entry.append((entry_id, situations, self.cache.shared_vectors(situations)))
+        # Round-robin over the linked entries, so a cap never drops one entry entirely.
+        for i in range(max((len(s) for _, s, _ in per_entry), default=0)):
+            for entry_id, situations, vecs in per_entry:
+                if i < len(situations) and situations[i] not in keys:
+                    keys[situations[i]] = MemoryKey(memory_id, situations[i], "kb", entry_id)
+                    vectors[situations[i]] = vecs[i]
         chosen = list(keys)[:MAX_KEYS]
         if not chosen:
             return [], np.zeros((0, 0), dtype=np.float32)

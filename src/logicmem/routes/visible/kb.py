@@ -8,6 +8,7 @@ advice (``situations``), the public-knowledge bridge (``why``) and its ``source`
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -30,6 +31,18 @@ class Entry:
 class KnowledgeBase:
     def __init__(self, entries: list[Entry]) -> None:
         self.entries = {e.id: e for e in entries}
+        df: dict[str, int] = {}
+        for entry in entries:
+            for situation in set(entry.situations):
+                df[situation] = df.get(situation, 0) + 1
+        self._df = df
+
+    def specificity(self, situation: str) -> float:
+        """1 for a situation only one entry names ("lilies"), near 0 for one that most
+        entries name ("travel"): a shared key is weak evidence for any one constraint."""
+        n = max(2, len(self.entries))
+        df = self._df.get(situation, 1)
+        return max(0.0, 1.0 - math.log(df) / math.log(n))
 
     def __len__(self) -> int:
         return len(self.entries)

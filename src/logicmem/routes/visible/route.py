@@ -19,6 +19,7 @@ import numpy as np
 from logicmem.context import ContextAssembler
 from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector
 from logicmem.routes.semantic import SemanticRoute, allowed_ids
+from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.text import contains, tokens
 from logicmem.types import Budget, Hit, Scope
 
@@ -30,6 +31,7 @@ class _Candidate:
     criticality: float
     why: str
     lexical: str = ""  # the key found in the request's words
+    lexical_weight: float = 0.0  # how specific that key is (1: names one constraint only)
     key: str = ""  # the closest key in embedding space
     key_ref: str = ""
     key_sim: float = 0.0
@@ -39,7 +41,7 @@ class _Candidate:
         return bool(self.lexical) or self.key_sim >= key_min or self.memory_sim >= memory_min
 
     def relevance(self) -> float:
-        return (1.0 if self.lexical else 0.0) + max(self.key_sim, self.memory_sim)
+        return self.lexical_weight + max(self.key_sim, self.memory_sim)
 
     def reason(self, key_min: float, memory_min: float) -> str:
         head = f"standing constraint ({self.ctype.replace('_', ' ')}; {self.why})"
@@ -132,12 +134,16 @@ class VisibleRoute(Route):
         if keys:
             ksims = (window_vectors(env, query) @ kmat.T).max(axis=0)
             words = tokens(query)
+            kb = load_kb()
             for key, sim in zip(keys, ksims, strict=True):
                 cand = by_id.get(key.memory_id)
                 if cand is None:
                     continue
-                if not cand.lexical and contains(words, tokens(key.key)):
-                    cand.lexical, cand.key_ref = key.key, key.ref
+                if contains(words, tokens(key.key)):
+                    weight = kb.specificity(key.key) if key.kind == "kb" else 1.0
+                    if weight > cand.lexical_weight or not cand.lexical:
+                        cand.lexical, cand.key_ref = key.key, key.ref
+                        cand.lexical_weight = weight
                 if sim > cand.key_sim:
                     cand.key_sim, cand.key = float(sim), key.key
                     if not cand.lexical:
