@@ -53,6 +53,9 @@ class ExtractSettings(_Section):
 class RetrievalSettings(_Section):
     fusion: Literal["dense_anchored", "rrf"] = "dense_anchored"
     bm25_weight: float = 0.3
+    bm25_coverage: bool = True
+    """Scale the keyword bonus by the share of query terms a memory matches, so one
+    generic shared word ("trip") does not lift a memory over a strong dense hit."""
     pool: int = 100
     rrf_k: int = 60
 

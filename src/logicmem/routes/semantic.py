@@ -184,10 +184,18 @@ class HybridMethod(Method):
             kind = "rrf"
         else:
             top_bm25 = max(bm25.values(), default=0.0)
+            terms = query_terms(query)
+            texts = (
+                {m: e.text for m, e in env.store.get_memories(list(bm25)).items()}
+                if cfg.bm25_coverage and terms
+                else {}
+            )
             scored = []
             for mid in candidates:
                 cos = float(sims[position[mid]])
                 lexical = bm25.get(mid, 0.0) / top_bm25 if top_bm25 > 0 else 0.0
+                if lexical and texts:
+                    lexical *= len(_matched_terms(texts.get(mid, ""), terms)) / len(terms)
                 reason = f"semantic similarity {cos:.2f}"
                 if lexical > 0:
                     reason += f" + keyword match {lexical:.2f}"
