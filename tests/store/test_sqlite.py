@@ -26,12 +26,13 @@ def store(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 def test_migrations_are_recorded_and_wal_is_on(store: SQLiteStore, tmp_path: Path) -> None:
-    assert store.migrations() == [(1, "m001_create_tables")]
+    assert store.migrations() == [(1, "m001_create_tables"), (2, "m002_visibility")]
     mode = store._db.execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
+    store_migrations = store.migrations()
     store.close()
     again = SQLiteStore(tmp_path / "s.db")  # reopening applies nothing twice
-    assert again.migrations() == [(1, "m001_create_tables")]
+    assert again.migrations() == store_migrations
     again.close()
 
 

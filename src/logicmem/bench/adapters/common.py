@@ -1,0 +1,121 @@
+"""What the InMind-, IMLogic- and LoCoMo-style adapters share: banks, dialogues, injection.
+
+Memory level: the bank is every ``session_N_observation`` entry, each stored verbatim
+(``infer=False``) as one memory whose turn id traces to its ``dia_id``s. Conversation
+level: the raw sessions go through the system's own write path, speaker_a as the user
+and speaker_b as another person, each session dated.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from logicmem.bench.data import Conversation
+from logicmem.bench.engine import Session
+
+
+@dataclass
+class Injection:
+    """Turns appended to the end of dialogue session ``session`` (0-based)."""
+
+    session: int
+    turns: list[dict[str, Any]]
+    order: int = 0
+    """Within one session, lower goes first (the older statement)."""
+
+
+def observation_bank(conv: Conversation) -> tuple[list[Session], dict[str, list[str]]]:
+    """One session per LoCoMo session holding its observations; turn id -> dia_ids."""
+    sessions, aliases = [], {}
+    for sid, date, facts in conv.observations:
+        turns, used = [], set()
+        for speaker, text, ids in facts:
+            base = "+".join(ids) or f"{sid}:obs"
+            turn_id, n = base, 1
+            while turn_id in used:  # several observations may cite the same turn
+                n += 1
+                turn_id = f"{base}#{n}"
+            used.add(turn_id)
+            aliases[turn_id] = ids or [turn_id]
+            turns.append(
+                {"speaker": speaker, "role": conv.role(speaker), "text": text, "turn_id": turn_id}
+            )
+        sessions.append(Session(sid, date, turns))
+    return sessions, aliases
+
+
+def dialogue(conv: Conversation) -> list[Session]:
+    return [
+        Session(sid, date, [{**t, "role": conv.role(t["speaker"])} for t in turns])
+        for sid, date, turns in conv.sessions
+    ]
+
+
+def middle(n: int) -> int:
+    """0-based index of session ceil(n/2), where the InMind protocol injects."""
+    return max(0, math.ceil(n / 2) - 1)
+
+
+def first_third(n: int) -> int:
+    """0-based index of session ceil(n/3): the logical fact is the older one."""
+    return max(0, math.ceil(n / 3) - 1)
+
+
+def near(center: int, j: int, n: int) -> int:
+    """The j-th session around ``center`` (0, +1, -1, +2, ...), clipped to the dialogue."""
+    step = (j + 1) // 2 * (1 if j % 2 else -1)
+    return min(n - 1, max(0, center + step))
+
+
+def spread(limit: int, count: int, rng: random.Random) -> list[int]:
+    """``count`` session indices before ``limit`` (the run's first injection), sorted.
+
+    Distractors are older than the task's own facts, so a conflicting distractor (another
+    item's "moved to Denver") never supersedes the decisive fact; with no earlier session
+    they share the first injected one, placed before the task's turns.
+    """
+    pool = list(range(limit)) or [limit]
+    if count <= len(pool):
+        return sorted(rng.sample(pool, count))
+    return sorted(rng.choice(pool) for _ in range(count))
+
+
+def place(
+    sessions: list[Session], injections: list[Injection]
+) -> tuple[list[Session], list[Session]]:
+    """(untouched prefix, the rest with injections appended): the prefix is shareable."""
+    if not injections:
+        return list(sessions), []
+    first = min(i.session for i in injections)
+    rest = []
+    for index in range(first, len(sessions)):
+        s = sessions[index]
+        extra = [i for i in injections if i.session == index]
+        extra.sort(key=lambda i: i.order)
+        rest.append(Session(s.id, s.date, list(s.turns) + [t for i in extra for t in i.turns]))
+    return list(sessions[:first]), rest
+
+
+def assign(n_items: int, n_convs: int) -> list[int]:
+    """Round-robin, in file order: item i goes to conversation i mod n."""
+    return [i % n_convs for i in range(n_items)]
+
+
+def chunks(indices: list[int], size: int) -> list[list[int]]:
+    size = max(1, size)
+    return [indices[i : i + size] for i in range(0, len(indices), size)]
+
+
+def pick_others(ids: list[str], own: str, n: int, seed: int) -> list[str]:
+    """``n`` ids other than ``own``, fixed by the seed and ``own``."""
+    pool = [i for i in ids if i != own]
+    if n <= 0 or not pool:
+        return []
+    return random.Random(f"{seed}:distractors:{own}").sample(pool, min(n, len(pool)))
+
+
+def fill_user(text: str, user: str) -> str:
+    return str(text).replace("{user}", user)

@@ -1,0 +1,351 @@
+"""The generic recall engine: build stores, ask probes with each method, trace provenance.
+
+A *plan* is one store: background sessions shared by many plans (built once into a
+template SQLite file, then copied per plan, which takes milliseconds) plus the plan's own
+sessions (injections, the rest of the dialogue). A *probe* is one question with its gold
+turns. For every probe, method and k the engine records whether one of the first k items
+traces back, through its source turns, to a gold turn (or gold session).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from logicmem.bench.methods import BenchMethod, Item
+from logicmem.config import Settings
+from logicmem.memory import Memory
+from logicmem.models.embed.base import Embedder
+from logicmem.models.llm.base import LLM
+
+
+@dataclass
+class Session:
+    id: str
+    date: str | None
+    turns: list[dict[str, Any]]
+    """Messages for ``Memory.add``: speaker, role, text, turn_id."""
+
+
+@dataclass
+class Probe:
+    id: str
+    query: str
+    gold_turns: frozenset[str] = frozenset()
+    gold_sessions: frozenset[str] = frozenset()
+    answer: str | None = None
+    group: str = "all"
+    also: dict[str, frozenset[str]] = field(default_factory=dict)
+    """More named gold turn sets, scored into ``extra["hit_<name>"]`` (IMLogic's m_s)."""
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Plan:
+    """One store to build and the probes to ask of it."""
+
+    key: str
+    user_id: str
+    infer: bool
+    background: list[Session]
+    sessions: list[Session]
+    probes: list[Probe]
+    aliases: dict[str, list[str]] = field(default_factory=dict)
+    """Stored turn id -> the ids gold refers to (memory level: entry -> its dia_ids)."""
+    turn_sessions: dict[str, str] = field(default_factory=dict)
+    """Gold-space turn id -> its session, when the stored turns are not the gold ones."""
+
+
+@dataclass
+class Record:
+    """The outcome of one probe with one method at one k."""
+
+    probe: str
+    method: str
+    k: int
+    hit: bool
+    answer_hit: bool | None
+    rank: int | None
+    items: int
+    tokens: int
+    latency_ms: float
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.__dict__.copy()
+
+
+AnswerFn = Callable[[Probe, str, int, list[Item]], dict[str, Any]]
+
+
+def normalize(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def contains_answer(text: str, answer: str) -> bool:
+    """Whether ``text`` holds ``answer`` (lowercase words, punctuation ignored)."""
+    want = normalize(answer)
+    return bool(want) and f" {want} " in f" {normalize(text)} "
+
+
+class Tracer:
+    """Maps an item's source turns to gold-space turn ids and sessions."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.aliases = plan.aliases
+        self.session_of: dict[str, str] = dict(plan.turn_sessions)
+        for session in [*plan.background, *plan.sessions]:
+            for turn in session.turns:
+                self.session_of[str(turn["turn_id"])] = session.id
+
+        # Per memory id: the store does not change while a plan's probes are asked.
+        self._turns: dict[str, frozenset[str]] = {}
+        self._sessions: dict[str, frozenset[str]] = {}
+
+    def turns(self, item: Item) -> frozenset[str]:
+        found = self._turns.get(item.memory_id)
+        if found is None:
+            out: set[str] = set()
+            for turn in item.source_turns:
+                out.update(self.aliases.get(turn, [turn]))
+            found = self._turns[item.memory_id] = frozenset(out)
+        return found
+
+    def sessions(self, item: Item) -> frozenset[str]:
+        found = self._sessions.get(item.memory_id)
+        if found is None:
+            turns = set(item.source_turns) | self.turns(item)
+            out = {self.session_of[t] for t in turns if t in self.session_of}
+            found = frozenset(out | ({item.session_id} if item.session_id else set()))
+            self._sessions[item.memory_id] = found
+        return found
+
+    def is_gold(self, probe: Probe, item: Item) -> bool:
+        if probe.gold_turns:
+            return bool(self.turns(item) & probe.gold_turns)
+        return bool(self.sessions(item) & probe.gold_sessions)
+
+
+def score(probe: Probe, items: list[Item], tracer: Tracer) -> tuple[bool, bool | None, int | None]:
+    """(hit, answer_hit, 1-based rank of the first gold item) for one ranked item list."""
+    rank = None
+    answer_hit: bool | None = None if probe.answer is None else False
+    for i, item in enumerate(items, 1):
+        if tracer.is_gold(probe, item):
+            rank = rank or i
+            if probe.answer is not None and contains_answer(item.text, probe.answer):
+                answer_hit = True
+                break
+            if probe.answer is None:
+                break
+    return rank is not None, answer_hit, rank
+
+
+class Engine:
+    """Runs plans with the given methods and budgets; collects records and store stats."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        embedder: Embedder,
+        methods: list[BenchMethod],
+        ks: list[int],
+        *,
+        llm: LLM | None = None,
+        progress: bool = True,
+        workdir: Path | None = None,
+    ) -> None:
+        self.settings = settings
+        self.embedder = embedder
+        self.methods = methods
+        self.ks = sorted(set(ks))
+        self.llm = llm
+        self.progress = progress
+        self._tmp = tempfile.TemporaryDirectory(prefix="logicmem-bench-", dir=workdir)
+        self.workdir = Path(self._tmp.name)
+        self._templates: dict[str, Path] = {}
+        self.store_stats: list[dict[str, int]] = []
+        self._runs = 0
+
+    def close(self) -> None:
+        self._tmp.cleanup()
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- stores ---------------------------------------------------------------------------
+    def _memory(self, path: Path) -> Memory:
+        return Memory(path, config=self.settings, embedder=self.embedder, llm=self.llm)
+
+    @staticmethod
+    def _add(mem: Memory, plan: Plan, sessions: list[Session]) -> None:
+        for s in sessions:
+            if s.turns:
+                mem.add(
+                    s.turns,
+                    user_id=plan.user_id,
+                    session_id=s.id,
+                    timestamp=s.date,
+                    infer=plan.infer,
+                )
+
+    def _template(self, plan: Plan) -> Path:
+        blob = json.dumps(
+            [plan.user_id, plan.infer, [[s.id, s.date, s.turns] for s in plan.background]],
+            sort_keys=True,
+        )
+        key = hashlib.sha256(blob.encode()).hexdigest()[:20]
+        path = self._templates.get(key)
+        if path is None:
+            path = self.workdir / f"template-{key}.db"
+            mem = self._memory(path)
+            try:
+                self._add(mem, plan, plan.background)
+            finally:
+                mem.close()  # the last connection's close checkpoints the WAL into the file
+            self._templates[key] = path
+        return path
+
+    def open(self, plan: Plan, path: Path) -> Memory:
+        """A fresh store for ``plan`` at ``path``: the background template, then its sessions."""
+        shutil.copyfile(self._template(plan), path)
+        mem = self._memory(path)
+        self._add(mem, plan, plan.sessions)
+        return mem
+
+    def prefetch(self, plans: list[Plan], batch: int = 256) -> None:
+        """Embed every known text (queries; memories stored verbatim) in large batches.
+
+        One text per call is several times slower than batches on CPU; through the cache,
+        later calls for the same texts cost nothing.
+        """
+        texts: dict[str, None] = {}
+        for plan in plans:
+            texts.update((p.query, None) for p in plan.probes)
+            if not plan.infer:
+                for s in [*plan.background, *plan.sessions]:
+                    texts.update((str(t["text"]).strip(), None) for t in s.turns)
+        todo = list(texts)
+        bar = tqdm(total=len(todo), desc="embedding", unit="text", disable=not self.progress)
+        for i in range(0, len(todo), batch):
+            self.embedder.embed(todo[i : i + batch])
+            bar.update(len(todo[i : i + batch]))
+        bar.close()
+
+    # -- probing --------------------------------------------------------------------------
+    def run(
+        self,
+        plans: Iterable[Plan],
+        *,
+        answer_fn: AnswerFn | None = None,
+        total: int | None = None,
+        desc: str = "bench",
+    ) -> list[Record]:
+        records: list[Record] = []
+        plans = list(plans)
+        self.prefetch(plans)
+        bar = tqdm(plans, total=total, desc=desc, unit="store", disable=not self.progress)
+        for plan in bar:
+            self._runs += 1
+            path = self.workdir / f"run-{self._runs}.db"
+            mem = self.open(plan, path)
+            try:
+                stats = mem.stats()
+                self.store_stats.append(
+                    {
+                        "memories": int(stats["memories"]),
+                        "superseded": int(stats["superseded"]),
+                        "turns": int(stats["turns"]),
+                    }
+                )
+                tracer = Tracer(plan)
+                fixed: dict[str, tuple[list[Item], float]] = {}
+                for probe in plan.probes:
+                    records.extend(self._probe(mem, plan, probe, tracer, fixed, answer_fn))
+            finally:
+                mem.close()
+                path.unlink(missing_ok=True)
+        return records
+
+    @staticmethod
+    def _retrieve(
+        mem: Memory,
+        method: BenchMethod,
+        query: str,
+        user_id: str,
+        k: int,
+        fixed: dict[str, tuple[list[Item], float]],
+    ) -> tuple[list[Item], float]:
+        """Items and latency (ms); a query-independent method runs once per store."""
+        if method.query_independent and method.name in fixed:
+            return fixed[method.name]
+        start = time.perf_counter()
+        items = method.retrieve(mem, query, user_id, k)
+        result = items, (time.perf_counter() - start) * 1000
+        if method.query_independent:
+            fixed[method.name] = result
+        return result
+
+    def _probe(
+        self,
+        mem: Memory,
+        plan: Plan,
+        probe: Probe,
+        tracer: Tracer,
+        fixed: dict[str, tuple[list[Item], float]],
+        answer_fn: AnswerFn | None,
+    ) -> list[Record]:
+        out = []
+        for method in self.methods:
+            cached: tuple[list[Item], float, dict[str, Any]] | None = None
+            for k in self.ks:
+                if cached is None or not method.k_independent:
+                    items, latency = self._retrieve(
+                        mem, method, probe.query, plan.user_id, k, fixed
+                    )
+                    extra = answer_fn(probe, method.name, k, items) if answer_fn else {}
+                    cached = (items, latency, extra)
+                items, latency, extra = cached[0], cached[1], dict(cached[2])
+                hit, answer_hit, rank = score(probe, items, tracer)
+                for name, gold in probe.also.items():
+                    extra[f"hit_{name}"] = any(tracer.turns(i) & gold for i in items)
+                out.append(
+                    Record(
+                        probe.id,
+                        method.name,
+                        k,
+                        hit,
+                        answer_hit,
+                        rank,
+                        len(items),
+                        sum(i.tokens for i in items),
+                        round(latency, 3),
+                        extra,
+                    )
+                )
+        return out
+
+
+def store_summary(stats: list[dict[str, int]]) -> dict[str, Any]:
+    if not stats:
+        return {"n": 0}
+    return {
+        "n": len(stats),
+        "memories_mean": round(statistics.fmean(s["memories"] for s in stats), 2),
+        "superseded_mean": round(statistics.fmean(s["superseded"] for s in stats), 2),
+        "turns_mean": round(statistics.fmean(s["turns"] for s in stats), 2),
+    }
