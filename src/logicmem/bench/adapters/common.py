@@ -18,6 +18,17 @@ from logicmem.bench.engine import Session
 
 
 @dataclass
+class InjectionOptions:
+    """Run options shared by the injection adapters (InMind- and IMLogic-style)."""
+
+    level: str = "memory"
+    seed: int = 0
+    distractors: int = 0
+    inject_per_run: int = 1
+    limit: int | None = None
+
+
+@dataclass
 class Injection:
     """Turns appended to the end of dialogue session ``session`` (0-based)."""
 

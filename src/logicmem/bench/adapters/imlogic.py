@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,8 @@ from logicmem.bench.methods import Item
 from logicmem.bench.results import Outcome
 from logicmem.errors import InputError
 from logicmem.models.llm.base import LLM
+
+Options = common.InjectionOptions
 
 REQUIRED = (
     "id",
@@ -40,15 +41,6 @@ TRAPS = {
     "fabrication": "fabrication_trap",
     "generic": "generic_trap",
 }
-
-
-@dataclass
-class Options:
-    level: str = "memory"
-    seed: int = 0
-    distractors: int = 0
-    inject_per_run: int = 1
-    limit: int | None = None
 
 
 def load_items(path: Path, limit: int | None) -> list[dict[str, Any]]:

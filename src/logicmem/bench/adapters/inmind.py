@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,16 +25,9 @@ from logicmem.bench.results import Outcome
 from logicmem.errors import InputError
 from logicmem.models.llm.base import LLM
 
+Options = common.InjectionOptions
+
 REQUIRED = ("id", "kind", "domain", "fact", "fact_memory", "ack", "naive_query", "indirect_query")
-
-
-@dataclass
-class Options:
-    level: str = "memory"
-    seed: int = 0
-    distractors: int = 0
-    inject_per_run: int = 1
-    limit: int | None = None
 
 
 def load_tasks(path: Path, limit: int | None) -> list[dict[str, Any]]:
