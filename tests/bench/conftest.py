@@ -182,7 +182,13 @@ def imlogic_items(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def settings():  # type: ignore[no-untyped-def]
-    return load_settings({"llm": {"provider": "none"}, "embedder": {"provider": "hash"}})
+    return load_settings(
+        {
+            "llm": {"provider": "none"},
+            "embedder": {"provider": "hash"},
+            "visibility": {"enabled": False},
+        }
+    )
 
 
 @pytest.fixture
@@ -210,6 +216,8 @@ def cli_env(monkeypatch: pytest.MonkeyPatch, fake_mcq_llm: FakeLLM) -> FakeLLM:
     """The CLI with the hash embedder and a fake LLM that always answers "A"."""
     monkeypatch.setenv("LOGICMEM_EMBEDDER", "hash")
     monkeypatch.setenv("LOGICMEM_LLM", "fakebench")
+    # The visibility indexer costs seconds per store; one test turns it back on.
+    monkeypatch.setenv("LOGICMEM_VISIBILITY_ENABLED", "false")
     LLMS.register("fakebench", lambda settings: fake_mcq_llm)
     yield fake_mcq_llm
     LLMS.unregister("fakebench")

@@ -455,3 +455,25 @@ def test_judged_application_and_qa(
         "m",
     )
     assert results["methods"]["dense"]["judge_accuracy"] == {"10": 0.0, "30": 0.0}
+
+
+def test_context_uses_every_enabled_route(
+    cli_env, tmp_path: Path, generic, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOGICMEM_VISIBILITY_ENABLED", "true")
+    history, questions, _ = generic
+    results = run(
+        tmp_path,
+        "ctx",
+        "recall",
+        "--history",
+        str(history),
+        "--questions",
+        str(questions),
+        "--methods",
+        "context",
+        "--k",
+        "5",
+    )
+    assert results["config"]["settings"]["visibility"]["enabled"] is True
+    assert results["methods"]["context"]["n"] == 3

@@ -47,6 +47,7 @@ def test_inmind_memory_level_bank(cli_env, shared_dir: Path, tmp_path: Path) -> 
 def test_minilm_smoke(shared_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The real embedder end to end: naive queries find their fact, as in the reference."""
     monkeypatch.setenv("LOGICMEM_LLM", "none")
+    monkeypatch.setenv("LOGICMEM_VISIBILITY_ENABLED", "false")
     out = tmp_path / "o"
     code = main(
         [

@@ -243,11 +243,36 @@ def plot(results: dict[str, Any], main: list[str], out: Path) -> list[Path]:
 
 
 # -- docs/benchmarks.md -------------------------------------------------------------------
+def summary_table(runs: list[dict[str, Any]]) -> list[str]:
+    """One row per run: its first main metric at the largest k, for every method."""
+    methods = list(dict.fromkeys(m for r in runs for m in r["methods"]))
+    rows = []
+    for r in runs:
+        k = str(max(r["ks"]))
+        metric = (r.get("main_metrics") or scalar_metrics(next(iter(r["methods"].values()))))[0]
+        label = f"{r['benchmark']}, {r['level']}" + (f" ({r['label']})" if r.get("label") else "")
+        cells = [
+            pct(r["methods"][m].get(metric, {}).get(k)) if m in r["methods"] else ""
+            for m in methods
+        ]
+        rows.append([label, f"{metric} @{k}", *cells, num(r.get("elapsed_s"), 0)])
+    return [
+        "## Summary",
+        "",
+        "The first metric of each run at its largest k (%), and its wall time (s).",
+        "",
+        *_table(["run", "metric", *methods, "s"], rows),
+    ]
+
+
 def docs(dirs: list[Path], out: Path, preamble: str = "") -> str:
     """The benchmarks page from result directories, keeping the notes of the old page."""
     docs_list = []
     for d in dirs:
         path = d / "results.json" if d.is_dir() else d
+        if not path.is_file():
+            print(f"skipping {d}: no results.json", file=sys.stderr)
+            continue
         docs_list.append(json.loads(path.read_text()))
     docs_list.sort(key=lambda r: (r["benchmark"], r["level"] != "memory", r.get("label", "")))
     old = out.read_text() if out.exists() else ""
@@ -262,7 +287,7 @@ def docs(dirs: list[Path], out: Path, preamble: str = "") -> str:
     ]
     if preamble:
         lines += [preamble, ""]
-    lines += [notes, ""]
+    lines += [notes, "", *summary_table(docs_list), ""]
     for r in docs_list:
         label = f" — {r['label']}" if r.get("label") else ""
         lines += [f"## {r['benchmark']}, {r['level']} level{label}", ""]
