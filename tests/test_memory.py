@@ -68,3 +68,28 @@ def test_import_loads_no_models() -> None:
     code = "import logicmem, sys; print('torch' in sys.modules, 'openai' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_consolidate_runs_registered_builders_and_refuses_unknown(memory: Memory) -> None:
+    from logicmem.errors import InputError
+    from logicmem.routes.base import CONSOLIDATORS, Consolidator
+
+    seen: list[str] = []
+
+    class Counting(Consolidator):
+        name = "counting"
+
+        def consolidate(self, env, scope):  # type: ignore[no-untyped-def]
+            seen.append(scope.user_id)
+            return {"memories": len(env.store.list_memories(scope))}
+
+    memory.add("I have a kitten.", user_id="maya")
+    CONSOLIDATORS.register("counting", Counting)
+    try:
+        done = memory.consolidate(user_id="maya", only=["counting"])
+        assert seen == ["maya"] and done["counting"]["memories"] == 1
+        assert done["counting"]["seconds"] >= 0
+        with pytest.raises(InputError, match="unknown consolidator 'nope'"):
+            memory.consolidate(user_id="maya", only=["nope"])
+    finally:
+        CONSOLIDATORS.unregister("counting")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from logicmem.errors import ConfigError, InputError, NotFoundError, StoreError
 from logicmem.models.embed.base import Embedder
 from logicmem.models.factory import build_embedder, build_llm
 from logicmem.models.llm.base import LLM, ChatMessage
-from logicmem.routes.base import METHODS, ROUTES, RouteEnv
+from logicmem.routes.base import CONSOLIDATORS, METHODS, ROUTES, RouteEnv
 from logicmem.routes.visible.hook import VisibilityIndexer
 from logicmem.store.base import STORES, Store
 from logicmem.types import AddResult, Budget, Context, MemoryEntry, Scope, SearchResult
@@ -251,6 +252,34 @@ class Memory:
             {"role": "user", "content": query},
         ]
         return Answer(text=llm.chat(messages).strip(), context=ctx, model=llm.name)
+
+    def consolidate(
+        self,
+        *,
+        user_id: str,
+        only: Sequence[str] | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> dict[str, dict[str, Any]]:
+        """Run the offline builders (root units, rules...) over what is new for a user.
+
+        Incremental and resumable: each consolidator keeps its own watermark, so calling
+        this after every session, or once after a bulk ingest, costs only the new work.
+        """
+        names = list(only) if only is not None else CONSOLIDATORS.names()
+        for name in names:
+            if name not in CONSOLIDATORS:
+                raise InputError(
+                    f"unknown consolidator {name!r}: choose among "
+                    f"{', '.join(CONSOLIDATORS.names()) or '(none registered)'}"
+                )
+        scope = Scope(user_id, agent_id, run_id)
+        out: dict[str, dict[str, Any]] = {}
+        for name in names:
+            started = time.perf_counter()
+            stats = CONSOLIDATORS.create(name).consolidate(self.env, scope)
+            out[name] = {**stats, "seconds": round(time.perf_counter() - started, 3)}
+        return out
 
     def users(self) -> list[str]:
         return self.store.users()

@@ -176,6 +176,9 @@ class Engine:
         self.workdir = Path(self._tmp.name)
         self._templates: dict[str, Path] = {}
         self.store_stats: list[dict[str, int]] = []
+        self.consolidators = list(dict.fromkeys(c for m in methods for c in m.consolidators))
+        # Per run of a consolidator: what it did and how long it took (seconds).
+        self.consolidation: list[dict[str, Any]] = []
         self._runs = 0
 
     def close(self) -> None:
@@ -215,6 +218,7 @@ class Engine:
             mem = self._memory(path)
             try:
                 self._add(mem, plan, plan.background)
+                self._consolidate(mem, plan, "background")
             finally:
                 mem.close()  # the last connection's close checkpoints the WAL into the file
             self._templates[key] = path
@@ -225,7 +229,16 @@ class Engine:
         shutil.copyfile(self._template(plan), path)
         mem = self._memory(path)
         self._add(mem, plan, plan.sessions)
+        self._consolidate(mem, plan, "sessions")
         return mem
+
+    def _consolidate(self, mem: Memory, plan: Plan, stage: str) -> None:
+        """Build what the methods read offline (units, rules): background once per template,
+        then only the plan's own sessions, as a deployed system would after each session."""
+        if not self.consolidators:
+            return
+        for name, stats in mem.consolidate(user_id=plan.user_id, only=self.consolidators).items():
+            self.consolidation.append({"consolidator": name, "stage": stage, **stats})
 
     def prefetch(self, plans: list[Plan], batch: int = 256) -> None:
         """Embed every known text (queries; memories stored verbatim) in large batches.
@@ -349,3 +362,20 @@ def store_summary(stats: list[dict[str, int]]) -> dict[str, Any]:
         "superseded_mean": round(statistics.fmean(s["superseded"] for s in stats), 2),
         "turns_mean": round(statistics.fmean(s["turns"] for s in stats), 2),
     }
+
+
+def consolidation_summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per consolidator and stage: runs, total and mean seconds, and summed counters."""
+    out: dict[str, Any] = {}
+    for run in runs:
+        slot = out.setdefault(run["consolidator"], {}).setdefault(run["stage"], {"runs": 0})
+        slot["runs"] += 1
+        for key, value in run.items():
+            if key in ("consolidator", "stage") or not isinstance(value, int | float):
+                continue
+            slot[key] = round(slot.get(key, 0) + value, 3)
+    for stages in out.values():
+        for slot in stages.values():
+            if "seconds" in slot:
+                slot["seconds_mean"] = round(slot["seconds"] / slot["runs"], 3)
+    return out

@@ -38,6 +38,9 @@ class BenchMethod:
 
     def __init__(self, name: str) -> None:
         self.name = name
+        # The offline builders this method reads from; the engine runs them after ingest.
+        target = METHODS.resolve(name) if name in METHODS else None
+        self.consolidators: tuple[str, ...] = getattr(target, "consolidators", ())
 
     def retrieve(self, mem: Memory, query: str, user_id: str, k: int) -> list[Item]:
         hits = mem.search(query, user_id=user_id, k=k, method=self.name).hits

@@ -132,6 +132,21 @@ def ask(args: argparse.Namespace) -> int:
     return 0
 
 
+def consolidate(args: argparse.Namespace) -> int:
+    only = [n.strip() for n in args.only.split(",") if n.strip()] if args.only else None
+    with open_memory(args) as mem:
+        _require_user(mem, args.user)
+        done = mem.consolidate(only=only, **_scope(args))
+    if args.json:
+        emit_json(done)
+    else:
+        for name, stats in done.items():
+            print(f"{name}: " + ", ".join(f"{k}={v}" for k, v in stats.items()))
+        if not done:
+            print("nothing to consolidate: no consolidator is registered")
+    return 0
+
+
 def list_memories(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         _require_user(mem, args.user)

@@ -83,6 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
         _user(p)
         _json(p)
 
+    p = cmd("consolidate", commands.consolidate, "build root units and rules from new memories")
+    p.add_argument("--only", help="comma-separated consolidators (default: all registered)")
+    _user(p)
+    _json(p)
+
     p = cmd("list", commands.list_memories, "list a user's memories")
     p.add_argument("--all", action="store_true", help="include superseded memories")
     p.add_argument("--limit", type=int)

@@ -67,15 +67,36 @@ class Route(ABC):
 
 
 class Method(ABC):
-    """A named ranking of a user's memories for a query, at most ``k`` hits."""
+    """A named ranking of a user's memories for a query, at most ``k`` hits.
+
+    ``consolidators``: the offline builders (see ``Consolidator``) this method reads from;
+    the bench runs them after ingestion, so their cost is measured apart from retrieval.
+    """
 
     name: str = ""
+    consolidators: tuple[str, ...] = ()
 
     @abstractmethod
     def search(
         self, env: RouteEnv, query: str, scope: Scope, k: int, filters: dict[str, Any] | None
     ) -> list[Hit]: ...
 
+
+class Consolidator(ABC):
+    """Offline, incremental work over a user's memories (root units, rules, profiles).
+
+    ``consolidate`` processes only what is new since its last run (it keeps its own
+    watermark in the store), is safe to call again after a failure, and never leaves a
+    batch half-applied. It returns counts for reports (batches, LLM calls, failures...).
+    """
+
+    name: str = ""
+
+    @abstractmethod
+    def consolidate(self, env: RouteEnv, scope: Scope) -> dict[str, Any]: ...
+
+
+CONSOLIDATORS: Registry[Consolidator] = Registry("consolidator")
 
 METHODS: Registry[Method] = Registry("retrieval method")
 METHODS.register("bm25", "logicmem.routes.semantic:BM25Method")
