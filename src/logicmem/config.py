@@ -74,6 +74,81 @@ class VisibilitySettings(_Section):
     """``auto``: a capable LLM also judges criticality and anticipates situations."""
 
 
+class ProfileSettings(_Section):
+    """The always-visible markdown profile (InMind's always-in-state probe, ``profile_llm``)."""
+
+    mode: Literal["auto", "llm", "extractive"] = "auto"
+    """``auto``: rewritten by the LLM only when it is capable, else built extractively
+    (critical memories first, then the most recent) with no model at all."""
+    max_lines: int = Field(default=200, ge=1)
+    max_bytes: int = Field(default=25_000, ge=1)
+    llm_attempts: int = Field(default=2, ge=1)
+    max_output_tokens: int = 8192
+    """The updater's output limit (the paper's: 8,192 tokens); a full profile needs it."""
+
+
+class RootMemSettings(_Section):
+    """RootMem root memory units (IMLogic §4): construction batches, budget, router."""
+
+    batch: int = Field(default=20, ge=1)
+    """New memories per construction call (IMLogic: 20 at memory level, 60 at conversation
+    level, where extraction yields many more memories)."""
+    max_units: int = Field(default=10, ge=1)
+    """The unit budget K."""
+    max_evidence: int = Field(default=12, ge=1)
+    """Evidence memories kept per unit (the newest); older ones stay in the unit's history."""
+    attempts: int = Field(default=2, ge=1)
+    """LLM calls per batch in one run (2: one retry with the validation error shown)."""
+    max_failures: int = Field(default=3, ge=1)
+    """Runs in which a memory's batch may fail before the memory is skipped (recorded)."""
+    merge_overlap: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Units whose evidence overlaps this much (Jaccard) are merged without asking."""
+    max_tokens: int = 512
+    """Reply budget of a construction call."""
+    prefilter_top: int = Field(default=5, ge=1)
+    """Units kept for the router by cosine of the query to their rules."""
+    prefilter_min: float = 0.1
+    """Lowest cosine of the query to a unit's rules that keeps it a candidate. Permissive on
+    purpose: the LLM decides; MiniLM puts a request and a rule it implies ("half marathon"
+    and "exercise plans: mind her injured knee") at only ~0.15."""
+    semantic: str = "dense"
+    """The method that fills the rest of k (IMLogic pairs RootMem with MiniLM dense)."""
+
+
+class RuleMemSettings(_Section):
+    """RuleMem (seed rulemem.md): quadruples, path mining, rule induction, RPC, guided recall."""
+
+    use_llm: Literal["auto", "never"] = "auto"
+    """``auto``: a capable LLM extracts quadruples and induces rules; otherwise (and with
+    ``never``) a rule-based extractor and path templates do, so the pipeline still runs."""
+    batch: int = Field(default=20, ge=1)
+    """New memories per consolidation batch (one transaction each)."""
+    attempts: int = Field(default=2, ge=1)
+    """Tries per batch in one run; a batch that still fails is retried on the next run."""
+    walk_length: int = Field(default=3, ge=2)
+    """Most facts on a reasoning path (the head's fact included)."""
+    walks: int = Field(default=3, ge=1)
+    """Random walks started from each new fact."""
+    paths_per_batch: int = Field(default=8, ge=1)
+    """Most paths sent to induction per batch (the most specific first)."""
+    evidence_k: int = Field(default=3, ge=0)
+    """Held-out memories recalled by a rule's body as RPC evidence."""
+    alpha: float = Field(default=0.4, ge=0.0, le=1.0)
+    tau: float = 0.5
+    """RPC admission threshold on the normalized score (see routes/rulemem/rpc.py)."""
+    rpc_provider: str = "local"
+    """LLM provider scoring rules when the configured LLM has no log-likelihoods;
+    ``none``: rules stay unvalidated."""
+    top_n: int = Field(default=3, ge=1)
+    """Rules activated per query (by cosine of the query to their heads)."""
+    cue_k: int = Field(default=2, ge=1)
+    """Memories recalled per body atom (guided recall)."""
+    share: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Largest part of k that rules and their evidence may take."""
+    seed: int = 0
+    """Seed of the random walks."""
+
+
 class Settings(_Section):
     store: str = Field(default_factory=lambda: str(default_store_path()))
     embedder: EmbedderSettings = Field(default_factory=EmbedderSettings)
@@ -81,6 +156,9 @@ class Settings(_Section):
     extract: ExtractSettings = Field(default_factory=ExtractSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     visibility: VisibilitySettings = Field(default_factory=VisibilitySettings)
+    profile: ProfileSettings = Field(default_factory=ProfileSettings)
+    rootmem: RootMemSettings = Field(default_factory=RootMemSettings)
+    rulemem: RuleMemSettings = Field(default_factory=RuleMemSettings)
 
     def public_dict(self) -> dict[str, Any]:
         """The resolved settings with secrets masked (for ``config show`` and the store)."""
@@ -107,6 +185,9 @@ _SECTIONS: dict[str, type[BaseModel]] = {
     "extract": ExtractSettings,
     "retrieval": RetrievalSettings,
     "visibility": VisibilitySettings,
+    "profile": ProfileSettings,
+    "rootmem": RootMemSettings,
+    "rulemem": RuleMemSettings,
 }
 
 

@@ -18,6 +18,7 @@ from logicmem.models.embed.base import Embedder
 from logicmem.models.factory import build_embedder, build_llm
 from logicmem.models.llm.base import LLM, ChatMessage
 from logicmem.routes.base import CONSOLIDATORS, METHODS, ROUTES, RouteEnv
+from logicmem.routes.rulemem.prompt import premise_instruction
 from logicmem.routes.visible.hook import VisibilityIndexer
 from logicmem.store.base import STORES, Store
 from logicmem.types import AddResult, Budget, Context, MemoryEntry, Scope, SearchResult
@@ -77,6 +78,9 @@ class Memory:
             settings=self.settings.retrieval,
             llm=self.llm,
             visibility=self.settings.visibility,
+            profile=self.settings.profile,
+            rootmem=self.settings.rootmem,
+            rulemem=self.settings.rulemem,
         )
         self.pipeline = WritePipeline(self.store, self.embedder, self.llm, self.settings.extract)
         if self.settings.visibility.enabled:
@@ -248,7 +252,11 @@ class Memory:
             query, user_id=user_id, k=k, max_tokens=max_tokens, agent_id=agent_id, run_id=run_id
         )
         messages: list[ChatMessage] = [
-            {"role": "system", "content": ANSWER_SYSTEM.format(context=ctx.render())},
+            {
+                "role": "system",
+                "content": ANSWER_SYSTEM.format(context=ctx.render())
+                + premise_instruction(i.text for i in ctx.items),
+            },
             {"role": "user", "content": query},
         ]
         return Answer(text=llm.chat(messages).strip(), context=ctx, model=llm.name)

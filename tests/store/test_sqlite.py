@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from logicmem.errors import NotFoundError, StoreError
+from logicmem.store import schema
 from logicmem.store.sqlite import SQLiteStore
 from logicmem.types import MemoryEntry, Scope, Turn
 
@@ -26,7 +27,9 @@ def store(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 
 def test_migrations_are_recorded_and_wal_is_on(store: SQLiteStore, tmp_path: Path) -> None:
-    assert store.migrations() == [(1, "m001_create_tables"), (2, "m002_visibility")]
+    applied = store.migrations()
+    assert applied[:2] == [(1, "m001_create_tables"), (2, "m002_visibility")]
+    assert applied == sorted((number, name) for number, name, _ in schema.MIGRATIONS)
     mode = store._db.execute("PRAGMA journal_mode").fetchone()[0]
     assert mode == "wal"
     store_migrations = store.migrations()

@@ -18,6 +18,7 @@ from logicmem.errors import ConfigError
 from logicmem.memory import ANSWER_SYSTEM
 from logicmem.models.factory import build_llm
 from logicmem.models.llm.base import LLM, LLMS, ChatMessage
+from logicmem.routes.rulemem.prompt import premise_instruction
 
 LETTERS = "ABCD"
 OPTION_KEYS = ("correct", "preference_trap", "fabrication_trap", "generic_trap")
@@ -70,6 +71,11 @@ def render(items: Sequence[Item]) -> str:
     )
 
 
+def answer_system(items: Sequence[Item]) -> str:
+    """The library's answer prompt; rules in the items add the premise instruction."""
+    return ANSWER_SYSTEM.format(context=render(items)) + premise_instruction(i.text for i in items)
+
+
 def chat(llm: LLM, system: str, user: str, max_tokens: int = 256) -> str:
     messages: list[ChatMessage] = [
         {"role": "system", "content": system},
@@ -80,7 +86,7 @@ def chat(llm: LLM, system: str, user: str, max_tokens: int = 256) -> str:
 
 def answer(llm: LLM, query: str, items: Sequence[Item]) -> str:
     """The library's own answer prompt (``Memory.answer``) over the given items."""
-    return chat(llm, ANSWER_SYSTEM.format(context=render(items)), query)
+    return chat(llm, answer_system(items), query)
 
 
 def answer_short(llm: LLM, question: str, items: Sequence[Item]) -> str:
@@ -120,7 +126,7 @@ def ask_mcq(
     shown = "\n".join(f"{LETTERS[i]}. {text}" for i, (_, text) in enumerate(options))
     reply = chat(
         llm,
-        ANSWER_SYSTEM.format(context=render(items)),
+        answer_system(items),
         MCQ_USER.format(query=query, options=shown),
         max_tokens=16,
     )

@@ -20,7 +20,7 @@ from logicmem.bench import results as res
 from logicmem.bench.adapters import imlogic, inmind, locomo, recall
 from logicmem.bench.cache import CachingEmbedder, default_cache_dir
 from logicmem.bench.data import load_backgrounds
-from logicmem.bench.engine import Engine, consolidation_summary, store_summary
+from logicmem.bench.engine import Engine, consolidation_summary, store_summary, usage_summary
 from logicmem.bench.methods import available, resolve
 from logicmem.config import Settings, load_settings
 from logicmem.errors import InputError
@@ -186,6 +186,8 @@ class Setup:
         doc["stores"] = store_summary(engine.store_stats)
         if engine.consolidation:
             doc["consolidation"] = consolidation_summary(engine.consolidation)
+        if engine.llm_usage:
+            doc["llm_usage"] = usage_summary(engine.llm_usage)
         doc["main_metrics"] = outcome.main_metrics
         doc["command"] = res.command_line(getattr(self.args, "argv", None) or _argv_for_record())
         if self.args.label:

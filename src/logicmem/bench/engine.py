@@ -179,6 +179,8 @@ class Engine:
         self.consolidators = list(dict.fromkeys(c for m in methods for c in m.consolidators))
         # Per run of a consolidator: what it did and how long it took (seconds).
         self.consolidation: list[dict[str, Any]] = []
+        # Per method: LLM calls and tokens its queries cost, from env.cache["llm_usage"].
+        self.llm_usage: dict[str, dict[str, int]] = {}
         self._runs = 0
 
     def close(self) -> None:
@@ -289,10 +291,18 @@ class Engine:
                 fixed: dict[str, tuple[list[Item], float]] = {}
                 for probe in plan.probes:
                     records.extend(self._probe(mem, plan, probe, tracer, fixed, answer_fn))
+                self._collect_usage(mem)
             finally:
                 mem.close()
                 path.unlink(missing_ok=True)
         return records
+
+    def _collect_usage(self, mem: Memory) -> None:
+        """Methods that call an LLM at query time count it in ``env.cache["llm_usage"]``."""
+        for method, counts in mem.env.cache.get("llm_usage", {}).items():
+            slot = self.llm_usage.setdefault(method, {})
+            for key, value in counts.items():
+                slot[key] = slot.get(key, 0) + int(value)
 
     @staticmethod
     def _retrieve(
@@ -362,6 +372,17 @@ def store_summary(stats: list[dict[str, int]]) -> dict[str, Any]:
         "superseded_mean": round(statistics.fmean(s["superseded"] for s in stats), 2),
         "turns_mean": round(statistics.fmean(s["turns"] for s in stats), 2),
     }
+
+
+def usage_summary(usage: dict[str, dict[str, int]]) -> dict[str, Any]:
+    """Per method: totals and per-query means of LLM calls and tokens at query time."""
+    out: dict[str, Any] = {}
+    for method, counts in usage.items():
+        queries = max(1, counts.get("queries", 0))
+        means = {f"{k}_per_query": round(v / queries, 3) for k, v in counts.items()}
+        means.pop("queries_per_query", None)
+        out[method] = {**counts, **means}
+    return out
 
 
 def consolidation_summary(runs: list[dict[str, Any]]) -> dict[str, Any]:

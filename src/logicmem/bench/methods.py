@@ -41,6 +41,9 @@ class BenchMethod:
         # The offline builders this method reads from; the engine runs them after ingest.
         target = METHODS.resolve(name) if name in METHODS else None
         self.consolidators: tuple[str, ...] = getattr(target, "consolidators", ())
+        # A budget-free method (the always-visible profile) gives one whole context per store.
+        if getattr(target, "budget_free", False):
+            self.k_independent = self.query_independent = True
 
     def retrieve(self, mem: Memory, query: str, user_id: str, k: int) -> list[Item]:
         hits = mem.search(query, user_id=user_id, k=k, method=self.name).hits
@@ -54,7 +57,7 @@ class BenchMethod:
                 estimate_tokens(h.text),
                 h.route,
             )
-            for h in hits[:k]
+            for h in (hits if self.k_independent else hits[:k])
         ]
 
 

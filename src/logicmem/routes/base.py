@@ -15,7 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from logicmem.config import RetrievalSettings, VisibilitySettings
+from logicmem.config import (
+    ProfileSettings,
+    RetrievalSettings,
+    RootMemSettings,
+    RuleMemSettings,
+    VisibilitySettings,
+)
 from logicmem.models.embed.base import Embedder
 from logicmem.models.llm.base import LLM
 from logicmem.registry import Registry
@@ -32,6 +38,9 @@ class RouteEnv:
     settings: RetrievalSettings
     llm: Callable[[], LLM | None] = lambda: None
     visibility: VisibilitySettings = field(default_factory=VisibilitySettings)
+    profile: ProfileSettings = field(default_factory=ProfileSettings)
+    rootmem: RootMemSettings = field(default_factory=RootMemSettings)
+    rulemem: RuleMemSettings = field(default_factory=RuleMemSettings)
     cache: dict[str, Any] = field(default_factory=dict)
 
 
@@ -71,10 +80,13 @@ class Method(ABC):
 
     ``consolidators``: the offline builders (see ``Consolidator``) this method reads from;
     the bench runs them after ingestion, so their cost is measured apart from retrieval.
+    ``budget_free``: the method returns the same whole context whatever the query and k
+    (a reference probe such as the always-visible profile), so the bench asks it once.
     """
 
     name: str = ""
     consolidators: tuple[str, ...] = ()
+    budget_free: bool = False
 
     @abstractmethod
     def search(
@@ -97,13 +109,26 @@ class Consolidator(ABC):
 
 
 CONSOLIDATORS: Registry[Consolidator] = Registry("consolidator")
+CONSOLIDATORS.register("rootmem", "logicmem.routes.rootmem.build:RootMemConsolidator")
+CONSOLIDATORS.register("profile", "logicmem.routes.visible.profile:ProfileConsolidator")
+CONSOLIDATORS.register("rulemem", "logicmem.routes.rulemem.build:RuleMemConsolidator")
 
 METHODS: Registry[Method] = Registry("retrieval method")
 METHODS.register("bm25", "logicmem.routes.semantic:BM25Method")
 METHODS.register("dense", "logicmem.routes.semantic:DenseMethod")
 METHODS.register("hybrid", "logicmem.routes.semantic:HybridMethod")
 METHODS.register("visible", "logicmem.routes.visible.route:VisibleMethod")
+METHODS.register("rootmem", "logicmem.routes.rootmem.route:RootMemMethod")
+METHODS.register("rootmem_norouter", "logicmem.routes.rootmem.route:RootMemNoRouter")
+METHODS.register("rootmem_norules", "logicmem.routes.rootmem.route:RootMemNoRules")
+METHODS.register("rootmem_noevidence", "logicmem.routes.rootmem.route:RootMemNoEvidence")
+METHODS.register("profile_llm", "logicmem.routes.visible.profile:ProfileMethod")
+METHODS.register("rulemem", "logicmem.routes.rulemem.route:RuleMemMethod")
+METHODS.register("rulemem_norpc", "logicmem.routes.rulemem.route:RuleMemNoRPC")
+METHODS.register("rulemem_norules", "logicmem.routes.rulemem.route:RuleMemNoRules")
 
 ROUTES: Registry[Route] = Registry("route")
 ROUTES.register("semantic", "logicmem.routes.semantic:SemanticRoute")
 ROUTES.register("visible", "logicmem.routes.visible.route:VisibleRoute")
+ROUTES.register("rootmem", "logicmem.routes.rootmem.route:RootMemRoute")
+ROUTES.register("rulemem", "logicmem.routes.rulemem.route:RuleMemRoute")

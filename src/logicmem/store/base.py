@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -48,6 +48,103 @@ class MemoryKey:
     key: str
     kind: str  # "kb" (knowledge resource) or "llm"
     ref: str  # the knowledge entry id, or the model name
+
+
+@dataclass
+class ProfileLine:
+    """One line of a user's always-visible profile and the memories it comes from."""
+
+    text: str
+    memory_ids: list[str]
+    source_turns: list[str]
+
+
+@dataclass
+class Profile:
+    """A user's always-visible profile: its lines, how it was built (``llm`` or
+    ``extractive``) and its builder's watermark (``state``)."""
+
+    text: str
+    version: int
+    kind: str
+    lines: list[ProfileLine]
+    state: dict[str, Any]
+
+
+@dataclass
+class UnitEvidence:
+    """One piece of a root unit's evidence: a memory and the short fact taken from it."""
+
+    memory_id: str
+    fact: str
+
+
+@dataclass
+class RootUnit:
+    """One version of a RootMem root memory unit U = <R, E> (seed rootmem-imlogic.md §4.1).
+
+    R is ``activation`` (when the unit applies) and ``guidance`` (how it should shape a
+    response); E is ``evidence``. ``event`` says what made this version (create, enrich,
+    refine, merge, merged, prune); ``status`` is active, merged (into ``detail["into"]``)
+    or retired (no evidence left).
+    """
+
+    unit_id: str
+    user_id: str
+    activation: str
+    guidance: str
+    evidence: list[UnitEvidence]
+    version: int = 1
+    status: str = "active"
+    event: str = "create"
+    detail: dict[str, Any] = field(default_factory=dict)
+    agent_id: str | None = None
+    run_id: str | None = None
+    at: str = ""
+
+
+@dataclass
+class Quad:
+    """A temporal quadruple (subject, relation, object, time) read from one memory (RuleMem)."""
+
+    id: str
+    memory_id: str
+    subject: str
+    relation: str
+    object: str
+    time: str | None = None
+    source: str = "rules"  # the extractor that read it: "llm" or "rules"
+
+    def text(self) -> str:
+        return " ".join(p for p in (self.subject, self.relation, self.object) if p)
+
+
+@dataclass
+class HornRule:
+    """A natural-language Horn rule ``B1 ∧ … ∧ Bn ⇒ H`` and its RPC validation (RuleMem).
+
+    ``status`` is admitted, rejected or unvalidated (no log-likelihood backend);
+    ``support`` counts the reasoning paths it was induced from; ``inducer`` is
+    ``template`` or the LLM that wrote it.
+    """
+
+    id: str
+    user_id: str
+    body: list[str]
+    head: str
+    support: int = 1
+    status: str = "unvalidated"
+    delta_self: float | None = None
+    delta_fact: float | None = None
+    score: float | None = None
+    source_memories: list[str] = field(default_factory=list)
+    inducer: str = "template"
+    detail: dict[str, Any] = field(default_factory=dict)
+    agent_id: str | None = None
+    run_id: str | None = None
+
+    def render(self) -> str:
+        return "Rule: " + " ∧ ".join(self.body) + " ⇒ " + self.head
 
 
 class Store(ABC):
@@ -161,7 +258,74 @@ class Store(ABC):
         """The user's always-visible profile text and its version, if any."""
 
     @abstractmethod
-    def set_profile(self, user_id: str, text: str) -> None: ...
+    def set_profile(
+        self,
+        user_id: str,
+        text: str,
+        *,
+        kind: str = "",
+        lines: Sequence[ProfileLine] = (),
+        state: dict[str, Any] | None = None,
+    ) -> None:
+        """Replace the user's profile (text, kind, per-line provenance, watermark) at once."""
+
+    @abstractmethod
+    def load_profile(self, user_id: str) -> Profile | None:
+        """The user's profile with its lines and watermark, if any."""
+
+    # -- root memory units (RootMem) ------------------------------------------------------
+    @abstractmethod
+    def root_units(self, scope: Scope) -> list[RootUnit]:
+        """The scope's active units, each at its latest version (scope matched exactly)."""
+
+    @abstractmethod
+    def root_unit_history(self, unit_id: str) -> list[RootUnit]:
+        """Every version of a unit, oldest first."""
+
+    @abstractmethod
+    def add_root_units(self, units: Sequence[RootUnit]) -> None:
+        """Insert new unit versions (a version that exists already is an error)."""
+
+    @abstractmethod
+    def root_marks(self, scope: Scope) -> dict[str, tuple[str, int]]:
+        """The construction watermark: memory id -> (state, failed runs)."""
+
+    @abstractmethod
+    def mark_root(self, scope: Scope, marks: dict[str, tuple[str, int]]) -> None:
+        """Set memories' watermark state (``done``, ``failed``, ``skipped``) and failures."""
+
+    # -- RuleMem facts and rules ----------------------------------------------------------
+    @abstractmethod
+    def memories_after(
+        self, scope: Scope, after: int, limit: int
+    ) -> list[tuple[int, MemoryEntry]]:
+        """Active memories of the scope stored after position ``after``, oldest first, each
+        with its position (a watermark for incremental consumers)."""
+
+    @abstractmethod
+    def add_quads(self, user_id: str, quads: Sequence[Quad], vectors: np.ndarray) -> None: ...
+
+    @abstractmethod
+    def quads(self, scope: Scope) -> tuple[list[Quad], np.ndarray]:
+        """Quadruples of the scope's active memories and the unit vectors of their text."""
+
+    @abstractmethod
+    def upsert_rule(self, rule: HornRule, vector: np.ndarray) -> bool:
+        """Insert a rule (True), or add its support and sources to the rule with its id
+        (False; that rule keeps its validation)."""
+
+    @abstractmethod
+    def rules(
+        self, scope: Scope, statuses: Sequence[str] | None = None
+    ) -> tuple[list[HornRule], np.ndarray]:
+        """The scope's rules (scope matched exactly) and the unit vectors of their heads."""
+
+    @abstractmethod
+    def rulemem_watermark(self, scope: Scope) -> int:
+        """Position of the last memory the RuleMem consolidator took in (0: none)."""
+
+    @abstractmethod
+    def set_rulemem_watermark(self, scope: Scope, position: int) -> None: ...
 
     # -- users and housekeeping -----------------------------------------------------------
     @abstractmethod

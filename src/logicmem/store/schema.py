@@ -124,6 +124,107 @@ CREATE TABLE profiles (
 );
 """,
     ),
+    (
+        3,
+        "m003_rootmem",
+        """
+CREATE TABLE root_units (
+    rowid INTEGER PRIMARY KEY,
+    unit_id TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    agent_id TEXT,
+    run_id TEXT,
+    version INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    activation TEXT NOT NULL,
+    guidance TEXT NOT NULL,
+    evidence TEXT NOT NULL DEFAULT '[]',
+    event TEXT NOT NULL,
+    detail TEXT NOT NULL DEFAULT '{}',
+    at TEXT NOT NULL,
+    UNIQUE (unit_id, version)
+);
+CREATE INDEX root_units_by_user ON root_units (user_id, unit_id, version);
+
+CREATE TABLE root_marks (
+    user_id TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    memory_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    failures INTEGER NOT NULL DEFAULT 0,
+    at TEXT NOT NULL,
+    PRIMARY KEY (user_id, scope, memory_id)
+);
+""",
+    ),
+    (
+        4,
+        "m004_rulemem",
+        """
+CREATE TABLE rulemem_facts (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    user_id TEXT NOT NULL,
+    memory_id TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    relation TEXT NOT NULL,
+    object TEXT NOT NULL,
+    time TEXT,
+    source TEXT NOT NULL,
+    embedding BLOB NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX rulemem_facts_by_user ON rulemem_facts (user_id);
+CREATE INDEX rulemem_facts_by_memory ON rulemem_facts (memory_id);
+
+CREATE TABLE rulemem_rules (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    user_id TEXT NOT NULL,
+    agent_id TEXT,
+    run_id TEXT,
+    body TEXT NOT NULL,
+    head TEXT NOT NULL,
+    support INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    delta_self REAL,
+    delta_fact REAL,
+    score REAL,
+    source_memories TEXT NOT NULL DEFAULT '[]',
+    inducer TEXT NOT NULL,
+    detail TEXT NOT NULL DEFAULT '{}',
+    embedding BLOB NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX rulemem_rules_by_user ON rulemem_rules (user_id, status);
+
+CREATE TABLE rulemem_progress (
+    user_id TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (user_id, scope)
+);
+""",
+    ),
+    (
+        5,
+        "m005_profile_lines",
+        """
+ALTER TABLE profiles ADD COLUMN kind TEXT NOT NULL DEFAULT '';
+ALTER TABLE profiles ADD COLUMN state TEXT NOT NULL DEFAULT '{}';
+
+CREATE TABLE profile_lines (
+    user_id TEXT NOT NULL,
+    line_no INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    memory_ids TEXT NOT NULL DEFAULT '[]',
+    source_turns TEXT NOT NULL DEFAULT '[]',
+    PRIMARY KEY (user_id, line_no)
+);
+""",
+    ),
 ]
 
 CREATE_MIGRATIONS_TABLE = """
@@ -173,18 +274,30 @@ INSERT_EVENT = "INSERT INTO events (user_id, kind, detail, at) VALUES (?, ?, ?, 
 COUNT_EVENTS = "SELECT kind, COUNT(*) FROM events GROUP BY kind"
 
 DELETE_USER = (
+    "DELETE FROM rulemem_facts WHERE user_id = ?",
+    "DELETE FROM rulemem_rules WHERE user_id = ?",
+    "DELETE FROM rulemem_progress WHERE user_id = ?",
     "DELETE FROM criticality WHERE user_id = ?",
     "DELETE FROM memory_keys WHERE user_id = ?",
     "DELETE FROM profiles WHERE user_id = ?",
+    "DELETE FROM root_units WHERE user_id = ?",
+    "DELETE FROM root_marks WHERE user_id = ?",
+    "DELETE FROM profile_lines WHERE user_id = ?",
     "DELETE FROM turns WHERE user_id = ?",
     "DELETE FROM memories WHERE user_id = ?",
     "DELETE FROM history WHERE user_id = ?",
     "DELETE FROM events WHERE user_id = ?",
 )
 RESET = (
+    "DELETE FROM rulemem_facts",
+    "DELETE FROM rulemem_rules",
+    "DELETE FROM rulemem_progress",
     "DELETE FROM criticality",
     "DELETE FROM memory_keys",
     "DELETE FROM profiles",
+    "DELETE FROM root_units",
+    "DELETE FROM root_marks",
+    "DELETE FROM profile_lines",
     "DELETE FROM turns",
     "DELETE FROM memories",
     "DELETE FROM history",
@@ -201,6 +314,9 @@ SELECT (SELECT COUNT(*) FROM turns), (SELECT COUNT(*) FROM memories WHERE status
 DELETE_ANNOTATIONS = (
     "DELETE FROM criticality WHERE memory_id = ?",
     "DELETE FROM memory_keys WHERE memory_id = ?",
+    "DELETE FROM rulemem_facts WHERE memory_id = ?",
+    # A rule quotes the memories it was induced from: it goes with any of them.
+    "DELETE FROM rulemem_rules WHERE source_memories LIKE '%\"' || ? || '\"%'",
 )
 UPSERT_CRITICALITY = """
 INSERT INTO criticality (memory_id, user_id, score, ctype, reason, source, at)
@@ -218,9 +334,73 @@ SELECT k.memory_id, k.key, k.kind, k.ref, k.embedding
 FROM memory_keys k JOIN memories m ON m.id = k.memory_id
 WHERE k.user_id = ? AND m.status = 'active'"""
 SELECT_PROFILE = "SELECT text, version, updated_at FROM profiles WHERE user_id = ?"
+SELECT_PROFILE_FULL = "SELECT text, version, kind, state FROM profiles WHERE user_id = ?"
 UPSERT_PROFILE = """
-INSERT INTO profiles (user_id, text, version, updated_at) VALUES (?, ?, 1, ?)
+INSERT INTO profiles (user_id, text, version, updated_at, kind, state) VALUES (?, ?, 1, ?, ?, ?)
 ON CONFLICT(user_id) DO UPDATE SET text = excluded.text, version = profiles.version + 1,
-    updated_at = excluded.updated_at"""
+    updated_at = excluded.updated_at, kind = excluded.kind, state = excluded.state"""
+DELETE_PROFILE_LINES = "DELETE FROM profile_lines WHERE user_id = ?"
+INSERT_PROFILE_LINE = """
+INSERT INTO profile_lines (user_id, line_no, text, memory_ids, source_turns)
+VALUES (?, ?, ?, ?, ?)"""
+SELECT_PROFILE_LINES = """
+SELECT text, memory_ids, source_turns FROM profile_lines WHERE user_id = ? ORDER BY line_no"""
+# Root memory units: every change is a new (unit_id, version) row; the current unit is
+# its highest version, shown while its status is 'active'. Scope match is exact (IS).
+ROOT_SCOPE = "user_id = ? AND agent_id IS ? AND run_id IS ?"
+INSERT_ROOT_UNIT = """
+INSERT INTO root_units (unit_id, user_id, agent_id, run_id, version, status, activation,
+    guidance, evidence, event, detail, at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+ROOT_UNIT_COLUMNS = (
+    "unit_id, user_id, agent_id, run_id, version, status, activation, guidance, evidence,"
+    " event, detail, at"
+)
+SELECT_ROOT_UNITS = f"""
+SELECT {ROOT_UNIT_COLUMNS} FROM root_units u WHERE {ROOT_SCOPE}
+    AND version = (SELECT MAX(version) FROM root_units v WHERE v.unit_id = u.unit_id)
+    AND status = 'active'
+ORDER BY rowid"""
+SELECT_ROOT_UNIT_HISTORY = f"""
+SELECT {ROOT_UNIT_COLUMNS} FROM root_units WHERE unit_id = ? ORDER BY version"""
+# The construction watermark: which memories a scope's units have taken in ('done'),
+# failed on (retried next run) or given up on ('skipped'). scope: [agent_id, run_id] JSON.
+SELECT_ROOT_MARKS = """
+SELECT memory_id, state, failures FROM root_marks WHERE user_id = ? AND scope = ?"""
+UPSERT_ROOT_MARK = """
+INSERT INTO root_marks (user_id, scope, memory_id, state, failures, at) VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (user_id, scope, memory_id)
+DO UPDATE SET state = excluded.state, failures = excluded.failures, at = excluded.at"""
 SELECT_TEXT_VECTORS = "SELECT text, embedding FROM text_vectors WHERE text IN ({marks})"
 INSERT_TEXT_VECTOR = "INSERT OR REPLACE INTO text_vectors (text, embedding) VALUES (?, ?)"
+
+# RuleMem: temporal quadruples per memory, Horn rules with their RPC validation, and the
+# consolidation watermark (the last memory position processed, per user and scope).
+RULEMEM_MEMORIES_AFTER = f"""
+SELECT rowid, {MEMORY_COLUMNS} FROM memories
+WHERE user_id = ? AND status = 'active' AND rowid > ?"""
+INSERT_RULEMEM_FACT = """
+INSERT INTO rulemem_facts (id, user_id, memory_id, subject, relation, object, time, source,
+    embedding, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+SELECT_RULEMEM_FACTS = """
+SELECT f.id, f.memory_id, f.subject, f.relation, f.object, f.time, f.source, f.embedding
+FROM rulemem_facts f JOIN memories m ON m.id = f.memory_id
+WHERE f.user_id = ? AND m.status = 'active'"""
+RULEMEM_RULE_COLUMNS = (
+    "id, user_id, agent_id, run_id, body, head, support, status, delta_self, delta_fact,"
+    " score, source_memories, inducer, detail"
+)
+INSERT_RULEMEM_RULE = f"""
+INSERT INTO rulemem_rules ({RULEMEM_RULE_COLUMNS}, embedding, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+SELECT_RULEMEM_RULE = "SELECT support, source_memories FROM rulemem_rules WHERE id = ?"
+MERGE_RULEMEM_RULE = """
+UPDATE rulemem_rules SET support = ?, source_memories = ?, updated_at = ? WHERE id = ?"""
+SELECT_RULEMEM_RULES = f"""
+SELECT {RULEMEM_RULE_COLUMNS}, embedding FROM rulemem_rules
+WHERE user_id = ? AND agent_id IS ? AND run_id IS ?"""
+SELECT_RULEMEM_PROGRESS = "SELECT position FROM rulemem_progress WHERE user_id = ? AND scope = ?"
+UPSERT_RULEMEM_PROGRESS = """
+INSERT INTO rulemem_progress (user_id, scope, position, at) VALUES (?, ?, ?, ?)
+ON CONFLICT (user_id, scope) DO UPDATE SET position = excluded.position, at = excluded.at"""

@@ -20,7 +20,17 @@ import numpy as np
 
 from logicmem.errors import NotFoundError, StoreError
 from logicmem.store import schema as sql
-from logicmem.store.base import Criticality, HistoryRow, MemoryKey, Store
+from logicmem.store.base import (
+    Criticality,
+    HistoryRow,
+    MemoryKey,
+    Profile,
+    ProfileLine,
+    RootUnit,
+    Store,
+    UnitEvidence,
+)
+from logicmem.store.sqlite_rulemem import RuleMemTables
 from logicmem.types import MemoryEntry, Scope, Turn
 
 
@@ -57,6 +67,28 @@ def _row_to_memory(row: sqlite3.Row | tuple[Any, ...]) -> MemoryEntry:
     )
 
 
+def _row_to_unit(row: sqlite3.Row | tuple[Any, ...]) -> RootUnit:
+    return RootUnit(
+        unit_id=row[0],
+        user_id=row[1],
+        agent_id=row[2],
+        run_id=row[3],
+        version=int(row[4]),
+        status=row[5],
+        activation=row[6],
+        guidance=row[7],
+        evidence=[UnitEvidence(e["memory_id"], e["fact"]) for e in json.loads(row[8])],
+        event=row[9],
+        detail=json.loads(row[10]),
+        at=row[11],
+    )
+
+
+def _scope_key(scope: Scope) -> str:
+    """The agent/run part of a scope as one key (a user's own: "[null, null]")."""
+    return json.dumps([scope.agent_id, scope.run_id])
+
+
 def _blob(vector: np.ndarray) -> bytes:
     return np.asarray(vector, dtype=np.float32).tobytes()
 
@@ -86,7 +118,7 @@ class _VectorCache:
         return self.ids[: self.n], self.buf[: self.n]
 
 
-class SQLiteStore(Store):
+class SQLiteStore(RuleMemTables, Store):
     """Store in one SQLite file. ``path=":memory:"`` gives a throwaway store."""
 
     def __init__(self, path: str | Path, *, timeout_s: float = 5.0) -> None:
@@ -511,9 +543,86 @@ class SQLiteStore(Store):
             row = self._db.execute(sql.SELECT_PROFILE, (user_id,)).fetchone()
         return (row[0], int(row[1])) if row else None
 
-    def set_profile(self, user_id: str, text: str) -> None:
+    def set_profile(
+        self,
+        user_id: str,
+        text: str,
+        *,
+        kind: str = "",
+        lines: Sequence[ProfileLine] = (),
+        state: dict[str, Any] | None = None,
+    ) -> None:
         with self.transaction():
-            self._db.execute(sql.UPSERT_PROFILE, (user_id, text, now()))
+            self._db.execute(
+                sql.UPSERT_PROFILE, (user_id, text, now(), kind, json.dumps(state or {}))
+            )
+            self._db.execute(sql.DELETE_PROFILE_LINES, (user_id,))
+            rows = [
+                (user_id, n, line.text, json.dumps(line.memory_ids), json.dumps(line.source_turns))
+                for n, line in enumerate(lines, 1)
+            ]
+            self._db.executemany(sql.INSERT_PROFILE_LINE, rows)
+
+    def load_profile(self, user_id: str) -> Profile | None:
+        with self._errors():
+            row = self._db.execute(sql.SELECT_PROFILE_FULL, (user_id,)).fetchone()
+            if row is None:
+                return None
+            lines = [
+                ProfileLine(r[0], json.loads(r[1]), json.loads(r[2]))
+                for r in self._db.execute(sql.SELECT_PROFILE_LINES, (user_id,))
+            ]
+        return Profile(row[0], int(row[1]), row[2], lines, json.loads(row[3]))
+
+    # -- root memory units ----------------------------------------------------------------
+    def root_units(self, scope: Scope) -> list[RootUnit]:
+        with self._errors():
+            rows = self._db.execute(
+                sql.SELECT_ROOT_UNITS, (scope.user_id, scope.agent_id, scope.run_id)
+            ).fetchall()
+        return [_row_to_unit(r) for r in rows]
+
+    def root_unit_history(self, unit_id: str) -> list[RootUnit]:
+        with self._errors():
+            rows = self._db.execute(sql.SELECT_ROOT_UNIT_HISTORY, (unit_id,)).fetchall()
+        return [_row_to_unit(r) for r in rows]
+
+    def add_root_units(self, units: Sequence[RootUnit]) -> None:
+        stamp = now()
+        with self.transaction():
+            for u in units:
+                u.at = stamp
+                evidence = [{"memory_id": e.memory_id, "fact": e.fact} for e in u.evidence]
+                self._db.execute(
+                    sql.INSERT_ROOT_UNIT,
+                    (
+                        u.unit_id,
+                        u.user_id,
+                        u.agent_id,
+                        u.run_id,
+                        u.version,
+                        u.status,
+                        u.activation,
+                        u.guidance,
+                        json.dumps(evidence),
+                        u.event,
+                        json.dumps(u.detail),
+                        stamp,
+                    ),
+                )
+
+    def root_marks(self, scope: Scope) -> dict[str, tuple[str, int]]:
+        with self._errors():
+            rows = self._db.execute(sql.SELECT_ROOT_MARKS, (scope.user_id, _scope_key(scope)))
+            return {r[0]: (r[1], int(r[2])) for r in rows}
+
+    def mark_root(self, scope: Scope, marks: dict[str, tuple[str, int]]) -> None:
+        stamp, key = now(), _scope_key(scope)
+        with self.transaction():
+            self._db.executemany(
+                sql.UPSERT_ROOT_MARK,
+                [(scope.user_id, key, mid, st, n, stamp) for mid, (st, n) in marks.items()],
+            )
 
     # -- users and housekeeping -----------------------------------------------------------
     def user_exists(self, user_id: str) -> bool:

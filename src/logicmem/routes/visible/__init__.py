@@ -4,5 +4,6 @@
 - ``criticality``: is a memory a standing constraint, of what type, linked to which entries
 - ``hook``: write-time assessment and anticipation keys
 - ``route``: the query-time visible slice (``visible`` method) with provenance
-- ``profile``: the InMind always-in-state probe (``profile_llm`` method)
+- ``profile``: the InMind always-in-state probe (``profile`` consolidator, ``profile_llm``
+  method); ``profile_text``: its file format (updater prompt, provenance tags, limits)
 """

@@ -1,0 +1,24 @@
+"""Fixtures for the RootMem tests (helpers in rootmem_kit)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from kit import FakeLLM
+from rootmem_kit import make_memory
+
+from logicmem import Memory
+
+
+@pytest.fixture
+def llm() -> FakeLLM:
+    return FakeLLM()
+
+
+@pytest.fixture
+def mem(tmp_path: Path, llm: FakeLLM) -> Iterator[Memory]:
+    m = make_memory(tmp_path / "rootmem.db", llm)
+    yield m
+    m.close()
