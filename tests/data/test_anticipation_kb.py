@@ -36,6 +36,11 @@ ALLOWED_TYPES = {
     "fitness",
     "sleep",
     "age",
+    "plan",
+    "goal",
+    "role",
+    "environment",
+    "resource",
     "other",
 }
 ALLOWED_DOMAINS = {

@@ -9,7 +9,8 @@ from kit import FakeLLM, HashEmbedder
 from logicmem import Memory
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.route import quota
-from logicmem.routes.visible.text import contains, tokens
+from logicmem.routes.visible.expand import expansions
+from logicmem.routes.visible.text import contains, contains_loosely, fact_tokens, tokens
 from logicmem.types import Scope
 
 ORDINARY = [
@@ -43,6 +44,27 @@ def test_text_matching_survives_person_plural_and_possessive() -> None:
     assert not contains(tokens("a catalogue"), tokens("cat"))
 
 
+def test_fact_matching_survives_who_says_it_numbers_and_ages() -> None:
+    said = fact_tokens("Jo is a licensed realtor and has a drone.")
+    assert contains_loosely(said, fact_tokens("I'm a realtor"))
+    assert contains_loosely(said, fact_tokens("I have a drone"))
+    assert contains_loosely(fact_tokens("Jo's son is turning four."), fact_tokens("4-year-old"))
+    assert contains_loosely(fact_tokens("Jo is nineteen years old."), fact_tokens("i'm 19"))
+    assert contains_loosely(fact_tokens("Jo uses home oxygen."), fact_tokens("uses oxygen"))
+    assert not contains_loosely(fact_tokens("Jo ran 19 miles."), fact_tokens("i'm 19"))
+    assert not contains_loosely(
+        fact_tokens("Jo uses a big old home oxygen"), fact_tokens("uses oxygen")
+    )
+    assert tokens("Washington, D.C. and Cancún") == ("washington", "dc", "and", "cancun")
+
+
+def test_a_place_abroad_implies_international_travel() -> None:
+    implied = dict(expansions("Planning four days in Kyoto and Osaka next spring"))
+    assert "international travel" in implied and "japan" in implied
+    assert "is in Japan" in implied["japan"]
+    assert expansions("Roast turkey for thanksgiving in New York?") == []
+
+
 def test_criticality_from_the_knowledge_resource(tmp_path: Path) -> None:
     mem = _memory(tmp_path)
     _add(mem, "I'm allergic to peanuts.", "I take warfarin every evening.", *ORDINARY)
@@ -64,6 +86,17 @@ def test_anticipation_key_brings_the_constraint_into_context(tmp_path: Path) -> 
     assert first.source_turns  # provenance to the turn that said it
     for item in ctx.items:
         assert item.route and item.reason and item.source_turns
+
+
+def test_a_travel_constraint_matches_a_request_that_names_only_a_city(tmp_path: Path) -> None:
+    mem = _memory(tmp_path)
+    _add(mem, "I'm on probation until next year.", *ORDINARY)
+    ctx = mem.context(
+        "Friends invited me to a week in Tulum, what should I book?", user_id="maya", k=4
+    )
+    first = ctx.items[0]
+    assert first.route == "visible" and "probation" in first.text
+    assert "the request implies" in first.reason and "Mexico" in first.reason
 
 
 def test_unmatched_constraints_stay_out_at_small_budgets(tmp_path: Path) -> None:
@@ -106,9 +139,42 @@ def test_an_llm_anticipates_situations_the_resource_lacks(tmp_path: Path) -> Non
     mem = _memory(tmp_path, llm=llm)
     _add(mem, "My club bans members from racing without a safety course.")
     assert llm.calls and llm.calls[0]["schema"]["required"] == ["items"]
+    llm.queue(json.dumps({"hypotheses": []}))  # the query-time bridge call
     ctx = mem.context("Should I enter the weekend regatta?", user_id="maya", k=3)
     assert ctx.items[0].route == "visible"
     assert "hobby rule" in ctx.items[0].reason and "weekend regatta" in ctx.items[0].reason
+
+
+def test_bridge_hypotheses_find_a_deciding_fact_no_key_anticipates(tmp_path: Path) -> None:
+    llm = FakeLLM()
+    llm.default = json.dumps({"items": []})  # write time: nothing judged critical
+    mem = _memory(tmp_path, llm=llm)
+    _add(mem, "I volunteer at the food bank every Saturday morning.", *ORDINARY)
+    llm.default = None
+    llm.queue(json.dumps({"hypotheses": ["maya volunteers at the food bank on Saturday."]}))
+    query = "Which brunch spot should we book for Saturday morning?"
+    ctx = mem.context(query, user_id="maya", k=3)
+    first = ctx.items[0]
+    assert first.route == "visible" and "food bank" in first.text
+    assert "answers the hypothesis 'maya volunteers at the food bank" in first.reason
+    prompts = [c for c in llm.calls if c.get("schema") and "hypotheses" in c["schema"]["required"]]
+    assert len(prompts) == 1 and query in prompts[0]["messages"][0]["content"]
+    mem.context(query, user_id="maya", k=5)  # the same request again: no second call
+    assert len([c for c in llm.calls if c.get("schema") == prompts[0]["schema"]]) == 1
+
+
+def test_a_failing_bridge_call_is_counted_and_the_keys_still_work(tmp_path: Path) -> None:
+    from logicmem.errors import ModelError
+
+    llm = FakeLLM()
+    llm.default = json.dumps({"items": []})
+    mem = _memory(tmp_path, llm=llm)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
+    llm.default = None
+    llm.queue(ModelError("server down"))
+    ctx = mem.context("Can you give me a good pad thai recipe?", user_id="maya", k=4)
+    assert ctx.items[0].route == "visible" and "peanuts" in ctx.items[0].text
+    assert mem.stats()["events"].get("bridge_llm_failure") == 1
 
 
 def test_a_failing_llm_falls_back_to_the_resource_and_is_counted(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ import shutil
 import statistics
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,6 +82,8 @@ class Record:
     tokens: int
     latency_ms: float
     extra: dict[str, Any] = field(default_factory=dict)
+    routes: dict[str, int] = field(default_factory=dict)
+    """Items per route that placed them (``visible``, ``semantic``...)."""
 
     def to_dict(self) -> dict[str, Any]:
         return self.__dict__.copy()
@@ -358,6 +361,7 @@ class Engine:
                         sum(i.tokens for i in items),
                         round(latency, 3),
                         extra,
+                        dict(Counter(i.route for i in items)),
                     )
                 )
         return out

@@ -117,8 +117,16 @@ def method_block(
     used = [r for r in records if usage(r)]
     block["context_tokens_mean"] = by_k(used, ks, lambda rs: mean(r.tokens for r in rs))
     block["context_items_mean"] = by_k(used, ks, lambda rs: mean(r.items for r in rs))
+    routes = sorted({name for r in used for name in r.routes})
+    if len(routes) > 1 or "visible" in routes:
+        # How the budget was shared: the visible slice's mean size is a reported number.
+        block["route_items_mean"] = {name: by_k(used, ks, _route_mean(name)) for name in routes}
     block["latency_ms"] = percentiles([r.latency_ms for r in used])
     return block
+
+
+def _route_mean(route: str) -> MetricFn:
+    return lambda rs: mean(r.routes.get(route, 0) for r in rs)
 
 
 def for_method(records: list[Record], method: str) -> list[Record]:

@@ -56,7 +56,10 @@ def method_table(results: dict[str, Any], main: list[str]) -> list[str]:
     first = next(iter(methods.values()))
     names = ordered(scalar_metrics(first), main)
     header = ["method", "n"] + [f"{m} @{k}" for m in names for k in ks]
-    header += [f"items @{k}" for k in ks] + [f"tokens @{k}" for k in ks] + ["p50 ms", "p95 ms"]
+    sliced = any("visible" in b.get("route_items_mean", {}) for b in methods.values())
+    header += [f"items @{k}" for k in ks]
+    header += [f"visible @{k}" for k in ks] if sliced else []
+    header += [f"tokens @{k}" for k in ks] + ["p50 ms", "p95 ms"]
     rows = []
     for name, block in methods.items():
         row = [name, str(block.get("n", ""))]
@@ -65,6 +68,9 @@ def method_table(results: dict[str, Any], main: list[str]) -> list[str]:
             values = block.get(metric, {})
             row += [fmt(values.get(k)) if fmt is pct else num(values.get(k), 3) for k in ks]
         row += [num(block["context_items_mean"].get(k)) for k in ks]
+        if sliced:
+            visible = block.get("route_items_mean", {}).get("visible", {})
+            row += [num(visible.get(k)) if visible else "" for k in ks]
         row += [num(block["context_tokens_mean"].get(k), 0) for k in ks]
         row += [num(block["latency_ms"]["p50"]), num(block["latency_ms"]["p95"])]
         rows.append(row)

@@ -333,6 +333,7 @@ SELECT_KEYS = """
 SELECT k.memory_id, k.key, k.kind, k.ref, k.embedding
 FROM memory_keys k JOIN memories m ON m.id = k.memory_id
 WHERE k.user_id = ? AND m.status = 'active'"""
+DATA_VERSION = "PRAGMA data_version"
 SELECT_PROFILE = "SELECT text, version, updated_at FROM profiles WHERE user_id = ?"
 SELECT_PROFILE_FULL = "SELECT text, version, kind, state FROM profiles WHERE user_id = ?"
 UPSERT_PROFILE = """

@@ -147,6 +147,9 @@ class SQLiteStore(RuleMemTables, Store):
         self._lock = threading.RLock()
         self._depth = 0
         self._cache: dict[Scope, _VectorCache] = {}
+        # Anticipation keys per scope, valid while nothing was written (by this connection:
+        # total_changes; by another: PRAGMA data_version).
+        self._keys: dict[Scope, tuple[tuple[int, int], list[MemoryKey], np.ndarray]] = {}
         self._data_version = -1
         with self._errors():
             self._migrate()
@@ -512,14 +515,23 @@ class SQLiteStore(RuleMemTables, Store):
             )
 
     def memory_keys(self, scope: Scope) -> tuple[list[MemoryKey], np.ndarray]:
-        clause, params = _scope_sql(scope, "m.")
         with self._errors():
+            stamp = (self._db.total_changes, self._db.execute(sql.DATA_VERSION).fetchone()[0])
+            cached = self._keys.get(scope)
+            if cached is not None and cached[0] == stamp:
+                return list(cached[1]), cached[2]
+            clause, params = _scope_sql(scope, "m.")
             rows = self._db.execute(sql.SELECT_KEYS + clause, [scope.user_id, *params]).fetchall()
         keys = [MemoryKey(r[0], r[1], r[2], r[3]) for r in rows]
         if not rows:
-            return keys, np.zeros((0, 0), dtype=np.float32)
-        matrix = np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32)
-        return keys, matrix.reshape(len(rows), -1)
+            matrix = np.zeros((0, 0), dtype=np.float32)
+        else:
+            flat = np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32)
+            matrix = flat.reshape(len(rows), -1)
+        if len(self._keys) > 64:
+            self._keys.clear()
+        self._keys[scope] = (stamp, keys, matrix)
+        return list(keys), matrix
 
     def cached_vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}

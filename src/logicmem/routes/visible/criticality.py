@@ -27,6 +27,7 @@ from logicmem.store.base import Store
 DENSE_MIN = 0.55  # cosine to the nearest critical prototype
 DENSE_MARGIN = 0.05  # ... and that much closer than to any ordinary prototype
 LINK_MIN = 0.5  # cosine to a fact pattern that links a memory to a knowledge entry
+TYPED_LINK_MIN = 0.35  # ... when the entry is of the type the prototypes chose
 
 
 @dataclass
@@ -116,7 +117,11 @@ class CriticalityAssessor:
             linked = self._linked_entries(crit_sims[i], labels)
             matches = self.kb.match_facts(text)
             if matches:
-                entries = list(dict.fromkeys([e.id for e, _ in matches] + linked))
+                # Embedding neighbours join a stated match only when of the same type:
+                # "on probation" is not "in my probationary period" at a new job.
+                types = {e.type for e, _ in matches}
+                same = [j for j in linked if self.kb.entries[j].type in types]
+                entries = list(dict.fromkeys([e.id for e, _ in matches] + same))
                 entry, pattern = matches[0]
                 out.append(Assessment(True, 1.0, entry.type, f"states '{pattern}'", "kb", entries))
                 continue
@@ -125,10 +130,25 @@ class CriticalityAssessor:
             if best >= DENSE_MIN and best - float(ord_best[i]) >= DENSE_MARGIN:
                 ctype = labels[j][0]
                 reason = f"resembles a {ctype.replace('_', ' ')} constraint ({best:.2f})"
+                linked = linked or self._typed_entries(crit_sims[i], labels, ctype)
                 out.append(Assessment(True, best, ctype, reason, "prototype", linked))
             else:
                 out.append(Assessment(False, best))
         return out
+
+    def _typed_entries(
+        self, sims: np.ndarray, labels: list[tuple[str, str]], ctype: str
+    ) -> list[str]:
+        """Entries of the constraint's type closest to the memory: a short pattern
+        ("two-seater") is far from a full sentence in embedding space even when it is the
+        same fact, and the type the prototypes agreed on keeps the looser link precise."""
+        order = np.argsort(-sims)[:60]
+        linked = [
+            labels[j][1]
+            for j in order
+            if sims[j] >= TYPED_LINK_MIN and labels[j][1] and labels[j][0] == ctype
+        ]
+        return list(dict.fromkeys(linked))[:2]
 
     def _linked_entries(self, sims: np.ndarray, labels: list[tuple[str, str]]) -> list[str]:
         order = np.argsort(-sims)[:10]

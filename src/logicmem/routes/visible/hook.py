@@ -25,9 +25,75 @@ from logicmem.types import MemoryEntry, Scope
 MAX_KEYS = 400  # anticipation keys kept per memory
 
 
-_SOMEONE_ELSE = re.compile(
-    r"^(?P<name>[A-Z][a-z]+)(?:'s\b|\s+(?:is|has|was|had|and|loves|likes|went|said|says|"
-    r"takes|works|lives|gets|got|can|will|would|wants|plans|feels|thinks|just|also)\b)"
+_NAMED_SUBJECT = re.compile(r"^(?P<name>[A-Z][a-z]+)(?:'s\b|\s+[a-z])")
+# Capitalised sentence starters that are not a person's name.
+_NOT_NAMES = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "in",
+        "on",
+        "at",
+        "after",
+        "before",
+        "when",
+        "while",
+        "if",
+        "during",
+        "since",
+        "last",
+        "next",
+        "every",
+        "each",
+        "both",
+        "some",
+        "many",
+        "most",
+        "all",
+        "one",
+        "two",
+        "her",
+        "his",
+        "their",
+        "our",
+        "my",
+        "your",
+        "there",
+        "here",
+        "today",
+        "yesterday",
+        "tomorrow",
+        "recently",
+        "also",
+        "and",
+        "but",
+        "for",
+        "from",
+        "with",
+        "as",
+        "to",
+        "of",
+        "by",
+        "everyone",
+        "someone",
+        "nobody",
+        "user",
+        "family",
+        "friends",
+        "people",
+        "another",
+        "other",
+        "once",
+        "now",
+        "then",
+    ]
 )
 
 
@@ -36,8 +102,10 @@ def about_user(text: str, user_id: str) -> bool:
     other people said about themselves ("Mel has three kids" in Caroline's memory)."""
     if contains(tokens(text), tokens(user_id)):
         return True
-    found = _SOMEONE_ELSE.match(text)
-    return found is None or found.group("name").lower() == user_id.lower()
+    found = _NAMED_SUBJECT.match(text)
+    if found is None or found.group("name").lower() in _NOT_NAMES:
+        return True
+    return found.group("name").lower() == user_id.lower()
 
 
 class VisibilityIndexer:

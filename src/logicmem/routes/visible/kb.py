@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-from logicmem.routes.visible.text import contains, tokens
+from logicmem.routes.visible.text import ANIMALS, contains_loosely, fact_tokens
+
+_MARKERS = frozenset(["poss", "be"])  # see text.fact_tokens
 
 
 @dataclass(frozen=True)
@@ -49,11 +51,20 @@ class KnowledgeBase:
 
     def match_facts(self, text: str) -> list[tuple[Entry, str]]:
         """Entries whose fact patterns occur in ``text`` (with the pattern that matched)."""
-        words = tokens(text)
+        words = fact_tokens(text)
+        animal = ANIMALS.search(text.lower()) is not None
         found = []
         for entry in self.entries.values():
             for pattern, needle in zip(entry.fact_patterns, entry.pattern_tokens, strict=True):
-                if contains(words, needle):
+                # A pattern of numbers only ("i'm 20" once the subject is dropped) would
+                # match any figure; ages match through their "N year old" form. Words may
+                # stand between a pattern's words only when it has two content words
+                # ("uses oxygen" in "uses home oxygen", not "my kids" in "her fur kids").
+                if animal and "year" in needle and "old" in needle:
+                    continue  # "Luna, the cat, is 5 years old" is not a child's age
+                if any(w.isalpha() for w in needle) and contains_loosely(
+                    words, needle, gap=1 if len(set(needle) - _MARKERS) > 1 else 0
+                ):
                     found.append((entry, pattern))
                     break
         return found
@@ -73,7 +84,7 @@ def _entry(row: dict[str, object]) -> Entry:
         situations=tuple(str(s) for s in row["situations"]),  # type: ignore[attr-defined]
         why=str(row.get("why", "")),
         source=str(row.get("source", "")),
-        pattern_tokens=tuple(tokens(p) for p in patterns),
+        pattern_tokens=tuple(fact_tokens(p) for p in patterns),
     )
 
 

@@ -1,11 +1,13 @@
 """Query time: which standing constraints earn a place in view for this request.
 
-Each critical memory is scored against the request by (1) its anticipation keys found
-in the request's words, (2) the closest key in embedding space, (3) the memory's own
-similarity. Matched constraints fill the slice first (at most ``share`` of k); from
-``fill_min_k`` on, unmatched constraints fill what is left, most critical and most
-recent first. Superseded memories are never candidates. Every hit says why it is there.
-"""
+Each critical memory is scored against the request by (1) its anticipation keys named
+in the request's words, or implied by them (a city abroad implies international travel),
+(2) the closest key in embedding space, (3) the memory's own similarity, and (4) with a
+capable LLM, the bridge hypotheses it answers (one call per request; see ``bridge``).
+Matched constraints fill the slice first (at most ``share`` of k), one memory per
+constraint before any second one; from ``fill_min_k`` on, unmatched constraints fill
+what is left, closest to the request first. Superseded memories are never candidates.
+Every hit says why it is there."""
 
 from __future__ import annotations
 
@@ -19,9 +21,14 @@ import numpy as np
 from logicmem.context import ContextAssembler
 from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector
 from logicmem.routes.semantic import SemanticRoute, allowed_ids
+from logicmem.routes.visible.bridge import bridges, hypotheses
+from logicmem.routes.visible.expand import expansions
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.text import contains, tokens
 from logicmem.types import Budget, Hit, Scope
+
+IMPLIED_WEIGHT = 0.8  # a key the request implies (a place abroad) vs one it names
+LEXICAL_BONUS = 0.5  # relevance added by a named key of specificity 1
 
 
 @dataclass
@@ -32,24 +39,44 @@ class _Candidate:
     why: str
     lexical: str = ""  # the key found in the request's words
     lexical_weight: float = 0.0  # how specific that key is (1: names one constraint only)
+    implied_by: str = ""  # set when the request implies the key rather than naming it
     key: str = ""  # the closest key in embedding space
     key_ref: str = ""
     key_sim: float = 0.0
     memory_sim: float = 0.0
+    hypothesis: str = ""  # the LLM's bridge hypothesis this memory answers
+    hypothesis_sim: float = 0.0
 
     def matched(self, key_min: float, memory_min: float) -> bool:
-        return bool(self.lexical) or self.key_sim >= key_min or self.memory_sim >= memory_min
+        return (
+            bool(self.lexical)
+            or bool(self.hypothesis)
+            or self.key_sim >= key_min
+            or self.memory_sim >= memory_min
+        )
 
     def relevance(self) -> float:
-        return self.lexical_weight + max(self.key_sim, self.memory_sim)
+        # A named key is strong evidence only when it is specific to few constraints
+        # ("lilies"); a shared everyday word ("car") adds little to the similarity.
+        best = max(self.key_sim, self.memory_sim, self.hypothesis_sim)
+        return LEXICAL_BONUS * self.lexical_weight + best
+
+    @property
+    def constraint(self) -> str:
+        """What the memory is evidence of: its knowledge entry, else its type."""
+        return self.key_ref or self.ctype
 
     def reason(self, key_min: float, memory_min: float) -> str:
         head = f"standing constraint ({self.ctype.replace('_', ' ')}; {self.why})"
         ref = f" ({self.key_ref})" if self.key_ref else ""
+        if self.lexical and self.implied_by:
+            return f"{head}; the request implies '{self.lexical}' ({self.implied_by}){ref}"
         if self.lexical:
             return f"{head}; the request mentions '{self.lexical}'{ref}"
         if self.key_sim >= key_min:
             return f"{head}; the request is close to '{self.key}'{ref} ({self.key_sim:.2f})"
+        if self.hypothesis:
+            return f"{head}; answers the hypothesis '{self.hypothesis}' ({self.hypothesis_sim:.2f})"
         if self.memory_sim >= memory_min:
             return f"{head}; similar to the request ({self.memory_sim:.2f})"
         return f"{head}; kept in view at this budget"
@@ -86,6 +113,19 @@ def window_vectors(env: RouteEnv, query: str) -> np.ndarray:
     return result
 
 
+def diverse(tiers: list[list[_Candidate]]) -> list[_Candidate]:
+    """One memory per constraint first, tier by tier; further evidence of a constraint
+    already shown ("John's kids" said seven ways) only after every other constraint."""
+    seen: set[str] = set()
+    first: list[_Candidate] = []
+    again: list[_Candidate] = []
+    for tier in tiers:
+        for c in tier:
+            (again if c.constraint in seen else first).append(c)
+            seen.add(c.constraint)
+    return first + again
+
+
 def quota(k: int, share: float) -> int:
     return max(1, math.floor(k * share)) if share > 0 else 0
 
@@ -105,11 +145,14 @@ class VisibleRoute(Route):
             return Proposal([], quota=0)
         matched = [c for c in candidates if c.matched(cfg.key_min, cfg.memory_min)]
         matched.sort(key=lambda c: (-c.relevance(), -c.criticality))
-        chosen = matched
+        tiers = [matched]
         if k >= cfg.fill_min_k:
+            # Unmatched constraints: the closest to the request first, even when no key
+            # passed its threshold; criticality breaks ties.
             rest = [c for c in candidates if c not in matched]
-            rest.sort(key=lambda c: (-c.criticality, -c.memory_sim))
-            chosen = matched + rest
+            rest.sort(key=lambda c: (-c.relevance(), -c.criticality))
+            tiers.append(rest)
+        chosen = diverse(tiers)
         n = quota(k, cfg.share)
         return Proposal(self._hits(env, chosen[:n], cfg.key_min, cfg.memory_min), quota=n)
 
@@ -120,7 +163,7 @@ class VisibleRoute(Route):
         allowed = allowed_ids(env, scope, filters)
         if allowed is not None:
             rows = [r for r in rows if r.memory_id in allowed]
-        if not rows:
+        if not rows and not hypotheses(env, query, scope):
             return []
         qv = query_vector(env, query)
         by_id = {r.memory_id: _Candidate(r.memory_id, r.ctype, r.score, r.reason) for r in rows}
@@ -130,20 +173,32 @@ class VisibleRoute(Route):
             for j, memory_id in enumerate(ids):
                 if memory_id in by_id:
                     by_id[memory_id].memory_sim = float(sims[j])
+        for memory_id, bridge in bridges(env, query, scope, ids, matrix).items():
+            if allowed is not None and memory_id not in allowed:
+                continue
+            bridged = by_id.setdefault(
+                memory_id, _Candidate(memory_id, "bridge", 0.5, "named by a bridge hypothesis")
+            )
+            bridged.hypothesis, bridged.hypothesis_sim = bridge.hypothesis, bridge.similarity
         keys, kmat = env.store.memory_keys(scope)
         if keys:
             ksims = (window_vectors(env, query) @ kmat.T).max(axis=0)
             words = tokens(query)
+            implied = {tokens(phrase): why for phrase, why in expansions(query)}
             kb = load_kb()
             for key, sim in zip(keys, ksims, strict=True):
                 cand = by_id.get(key.memory_id)
                 if cand is None:
                     continue
-                if contains(words, tokens(key.key)):
-                    weight = kb.specificity(key.key) if key.kind == "kb" else 1.0
-                    if weight > cand.lexical_weight or not cand.lexical:
-                        cand.lexical, cand.key_ref = key.key, key.ref
-                        cand.lexical_weight = weight
+                needle = tokens(key.key)
+                weight = kb.specificity(key.key) if key.kind == "kb" else 1.0
+                named = contains(words, needle)
+                why = "" if named else implied.get(needle, "")
+                if not named and why:
+                    weight *= IMPLIED_WEIGHT
+                if (named or why) and (weight > cand.lexical_weight or not cand.lexical):
+                    cand.lexical, cand.key_ref, cand.implied_by = key.key, key.ref, why
+                    cand.lexical_weight = weight
                 if sim > cand.key_sim:
                     cand.key_sim, cand.key = float(sim), key.key
                     if not cand.lexical:

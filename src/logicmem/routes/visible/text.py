@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 _DROP = frozenset(
     [
@@ -50,9 +51,19 @@ def _stem(word: str) -> str:
     return word
 
 
+def fold(text: str) -> str:
+    """Lowercase ASCII: accents dropped ("Cancún"), dotted abbreviations joined ("D.C.")."""
+    text = unicodedata.normalize("NFKD", text.lower().replace("’", "'"))
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = re.sub(r"\bu\.s\.(a\.)?", "usa", text)
+    return re.sub(
+        r"\b([a-z])\.([a-z])\.(?:([a-z])\.)?", lambda m: "".join(g or "" for g in m.groups()), text
+    )
+
+
 def tokens(text: str) -> tuple[str, ...]:
     """Lowercase word stems without pronouns, articles or possessive endings."""
-    words = re.findall(r"[a-z0-9][a-z0-9&+-]*(?:'[a-z]+)?", text.lower().replace("’", "'"))
+    words = re.findall(r"[a-z0-9][a-z0-9&+-]*(?:'[a-z]+)?", fold(text))
     out = []
     for word in words:
         word = re.sub(r"'s$|'$", "", word)
@@ -71,3 +82,87 @@ def contains(haystack: tuple[str, ...], needle: tuple[str, ...]) -> bool:
     return any(
         haystack[i] == first and haystack[i : i + n] == needle for i in range(len(haystack) - n + 1)
     )
+
+
+_UNITS = [
+    *("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+    *("eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen"),
+    *("eighteen", "nineteen"),
+]
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+         "eighty": 80, "ninety": 90}  # fmt: skip
+_TENS_RE, _UNIT_RE = "|".join(_TENS), "|".join(_UNITS[1:10])
+_NUMBER_WORD = re.compile(
+    rf"\b(?:({_TENS_RE})(?:[- ]({_UNIT_RE}))?|({'|'.join(reversed(_UNITS))}))\b"
+)
+_AGE = re.compile(
+    r"\b(?:i'm|i am|is|am|turning|turned|turns|aged|age)\s+(?:now\s+|only\s+|just\s+)?"
+    r"(\d{1,3})\b(?!\s*(?:%|percent|dollars|minutes|hours|miles|pounds|lbs|kg|km|weeks|"
+    r"months|days|times|of|and a half|x\b|am\b|pm\b))"
+)
+# How a fact is said, normalised so "I'm a realtor" ~ "Sam is a licensed realtor" and
+# "my daughter" ~ "Sam's daughter" ~ "his daughter", while "our kids" does not match
+# "books for kids" (the possessive is kept as a marker instead of being dropped).
+_FACT_FORMS = {
+    **dict.fromkeys(["i", "we", "he", "she", "they", "i'd", "we'd", "i'll", "we'll"], ""),
+    **dict.fromkeys(["my", "our", "his", "her", "their", "mine", "ours"], "poss"),
+    **dict.fromkeys(["is", "am", "are", "was", "were", "i'm", "we're", "he's", "she's"], "be"),
+    **dict.fromkeys(["they're", "be", "been", "being"], "be"),
+    # "has a toddler" ~ "my toddler": having is possessing, for these patterns.
+    **dict.fromkeys(["has", "have", "had", "having", "i've", "we've", "they've"], "poss"),
+    **dict.fromkeys(["does", "did", "do"], "do"),
+    **dict.fromkeys(["a", "an", "the"], ""),
+}
+
+
+# Ages of animals are chatted about as often as children's ("Luna, the cat, is 5").
+ANIMALS = re.compile(
+    r"\b(?:cats?|kittens?|dogs?|pupp(?:y|ies)|pups?|pets?|horses?|ponies|pony|rabbits?|"
+    r"bunn(?:y|ies)|hamsters?|guinea pigs?|parrots?|birds?|fish|turtles?|tortoises?|"
+    r"snakes?|lizards?|geckos?|ferrets?|goats?|chickens?)\b"
+)
+
+
+def _digits(match: re.Match[str]) -> str:
+    tens, unit, single = match.groups()
+    if single:
+        return str(_UNITS.index(single))
+    return str(_TENS[tens] + (_UNITS.index(unit) if unit else 0))
+
+
+def fact_tokens(text: str) -> tuple[str, ...]:
+    """Word stems for matching a stated fact against knowledge patterns, whoever says it:
+    subject pronouns dropped, possessives and *have* as ``poss``, forms of *be* as one word;
+    number words as digits; an age stated any common way ("turning three", "is 20",
+    "twenty years old") also as "N year old"; hyphenated words split ("two-seater")."""
+    text = _NUMBER_WORD.sub(_digits, fold(text))
+    if not ANIMALS.search(text):
+        text = _AGE.sub(lambda m: f"{m.group(0)} {m.group(1)} year old", text)
+    out: list[str] = []
+    for word in re.findall(r"[a-z0-9][a-z0-9&+-]*(?:'[a-z]+)?", text):
+        if word.endswith("'s") and word not in _FACT_FORMS:
+            out.extend([_stem(word[:-2]), "poss"])
+            continue
+        word = _FACT_FORMS.get(word.rstrip("'"), word.rstrip("'"))
+        out.extend(_stem(part) for part in word.split("-") if part)
+    return tuple(out)
+
+
+def contains_loosely(haystack: tuple[str, ...], needle: tuple[str, ...], gap: int = 1) -> bool:
+    """Whether ``needle``'s words occur in order with at most ``gap`` other words between
+    neighbours ("uses oxygen" in "uses home oxygen")."""
+    if not needle or len(needle) > len(haystack):
+        return False
+    for start, word in enumerate(haystack):
+        if word != needle[0]:
+            continue
+        at, ok = start, True
+        for want in needle[1:]:
+            window = haystack[at + 1 : at + 2 + gap]
+            if want not in window:
+                ok = False
+                break
+            at = at + 1 + window.index(want)
+        if ok:
+            return True
+    return False
