@@ -7,9 +7,9 @@ import pytest
 from kit import FakeLLM, HashEmbedder
 
 from logicmem import Memory
+from logicmem.routes.visible.expand import expansions
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.route import quota
-from logicmem.routes.visible.expand import expansions
 from logicmem.routes.visible.text import contains, contains_loosely, fact_tokens, tokens
 from logicmem.types import Scope
 

@@ -296,9 +296,7 @@ class Store(ABC):
 
     # -- RuleMem facts and rules ----------------------------------------------------------
     @abstractmethod
-    def memories_after(
-        self, scope: Scope, after: int, limit: int
-    ) -> list[tuple[int, MemoryEntry]]:
+    def memories_after(self, scope: Scope, after: int, limit: int) -> list[tuple[int, MemoryEntry]]:
         """Active memories of the scope stored after position ``after``, oldest first, each
         with its position (a watermark for incremental consumers)."""
 
