@@ -120,8 +120,13 @@ def test_unreachable_llm_server_exits_2_and_keeps_data(
     assert code == 0 and json.loads(out)["failures"] == 1
     monkeypatch.setenv("LOGICMEM_LLM", "none")
     code, out, _ = _run(capsys, "stats", "--json")
-    # both LLM steps failed, both are counted: extraction and criticality judgement
-    assert json.loads(out)["events"] == {"extraction_failure": 1, "criticality_llm_failure": 1}
+    # every LLM step failed and each is counted: the query-time bridge hypotheses (ask),
+    # extraction and the criticality judgement (add)
+    assert json.loads(out)["events"] == {
+        "bridge_llm_failure": 1,
+        "extraction_failure": 1,
+        "criticality_llm_failure": 1,
+    }
     assert json.loads(out)["turns"] == 2
 
 

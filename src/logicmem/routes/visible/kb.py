@@ -18,6 +18,13 @@ from logicmem.routes.visible.text import ANIMALS, contains_loosely, fact_tokens
 _MARKERS = frozenset(["poss", "be"])  # see text.fact_tokens
 
 
+def _gap(needle: tuple[str, ...]) -> int:
+    """Words allowed between a pattern's words: one when it has two content words ("uses
+    oxygen" in "uses home oxygen") or is a copula ("is a psychologist" in "is a licensed
+    psychologist"); none for possession of one thing ("my kids" is not "her fur kids")."""
+    return 1 if len(set(needle) - _MARKERS) > 1 or needle[0] == "be" else 0
+
+
 @dataclass(frozen=True)
 class Entry:
     id: str
@@ -57,13 +64,11 @@ class KnowledgeBase:
         for entry in self.entries.values():
             for pattern, needle in zip(entry.fact_patterns, entry.pattern_tokens, strict=True):
                 # A pattern of numbers only ("i'm 20" once the subject is dropped) would
-                # match any figure; ages match through their "N year old" form. Words may
-                # stand between a pattern's words only when it has two content words
-                # ("uses oxygen" in "uses home oxygen", not "my kids" in "her fur kids").
+                # match any figure; ages match through their "N year old" form.
                 if animal and "year" in needle and "old" in needle:
                     continue  # "Luna, the cat, is 5 years old" is not a child's age
                 if any(w.isalpha() for w in needle) and contains_loosely(
-                    words, needle, gap=1 if len(set(needle) - _MARKERS) > 1 else 0
+                    words, needle, gap=_gap(needle)
                 ):
                     found.append((entry, pattern))
                     break

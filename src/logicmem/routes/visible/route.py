@@ -5,7 +5,7 @@ in the request's words, or implied by them (a city abroad implies international 
 (2) the closest key in embedding space, (3) the memory's own similarity, and (4) with a
 capable LLM, the bridge hypotheses it answers (one call per request; see ``bridge``).
 Matched constraints fill the slice first (at most ``share`` of k), one memory per
-constraint before any second one; from ``fill_min_k`` on, unmatched constraints fill
+constraint before a second one; from ``fill_min_k`` on, unmatched constraints fill
 what is left, closest to the request first. Superseded memories are never candidates.
 Every hit says why it is there."""
 
@@ -113,16 +113,15 @@ def window_vectors(env: RouteEnv, query: str) -> np.ndarray:
     return result
 
 
-def diverse(tiers: list[list[_Candidate]]) -> list[_Candidate]:
-    """One memory per constraint first, tier by tier; further evidence of a constraint
-    already shown ("John's kids" said seven ways) only after every other constraint."""
-    seen: set[str] = set()
+def diverse(tier: list[_Candidate], seen: set[str]) -> list[_Candidate]:
+    """One memory per constraint first; further evidence of a constraint already shown
+    ("John's kids" said seven ways) after the others of the tier. ``seen`` carries the
+    constraints shown by earlier tiers: a matched repeat still precedes unmatched fills."""
     first: list[_Candidate] = []
     again: list[_Candidate] = []
-    for tier in tiers:
-        for c in tier:
-            (again if c.constraint in seen else first).append(c)
-            seen.add(c.constraint)
+    for c in tier:
+        (again if c.constraint in seen else first).append(c)
+        seen.add(c.constraint)
     return first + again
 
 
@@ -145,14 +144,14 @@ class VisibleRoute(Route):
             return Proposal([], quota=0)
         matched = [c for c in candidates if c.matched(cfg.key_min, cfg.memory_min)]
         matched.sort(key=lambda c: (-c.relevance(), -c.criticality))
-        tiers = [matched]
+        seen: set[str] = set()
+        chosen = diverse(matched, seen)
         if k >= cfg.fill_min_k:
             # Unmatched constraints: the closest to the request first, even when no key
             # passed its threshold; criticality breaks ties.
             rest = [c for c in candidates if c not in matched]
             rest.sort(key=lambda c: (-c.relevance(), -c.criticality))
-            tiers.append(rest)
-        chosen = diverse(tiers)
+            chosen += diverse(rest, seen)
         n = quota(k, cfg.share)
         return Proposal(self._hits(env, chosen[:n], cfg.key_min, cfg.memory_min), quota=n)
 
