@@ -83,7 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
         _user(p)
         _json(p)
 
-    p = cmd("consolidate", commands.consolidate, "build root units and rules from new memories")
+    p = cmd(
+        "consolidate",
+        commands.consolidate,
+        "build root units, rules and the profile from new memories",
+    )
     p.add_argument("--only", help="comma-separated consolidators (default: all registered)")
     _user(p)
     _json(p)
