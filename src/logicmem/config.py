@@ -68,7 +68,7 @@ class VisibilitySettings(_Section):
     """Cosine of the request to an anticipation key that counts as a match."""
     memory_min: float = 0.5
     """Cosine of the request to a critical memory itself that counts as a match."""
-    fill_min_k: int = 20
+    fill_min_k: int = 10
     """From this k on, unmatched standing constraints fill the rest of the slice."""
     use_llm: Literal["auto", "never"] = "auto"
     """``auto``: a capable LLM also judges criticality and anticipates situations."""
