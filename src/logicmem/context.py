@@ -106,3 +106,32 @@ class _Fill:
                 tokens=tokens,
             )
         )
+
+
+def assembled_hits(
+    routes: list[Route],
+    env: RouteEnv,
+    query: str,
+    scope: Scope,
+    k: int,
+    filters: dict[str, Any] | None,
+) -> list[Hit]:
+    """The context ``routes`` assemble for ``query`` at budget k, as ranked hits: how a
+    route that joins semantic retrieval is offered as a retrieval method (and to the bench)."""
+    ctx = ContextAssembler(routes).build(env, query, scope, Budget(k=k), filters)
+    return [
+        Hit(
+            id=i.memory_id,
+            text=i.text,
+            score=i.score,
+            score_kind=i.score_kind,
+            route=i.route,
+            reason=i.reason,
+            source_turns=i.source_turns,
+            session_id=i.session_id,
+            category=i.category,
+            said_at=i.said_at,
+            rank=n,
+        )
+        for n, i in enumerate(ctx.items, 1)
+    ]

@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from logicmem.context import ContextAssembler
+from logicmem.context import assembled_hits
 from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector
 from logicmem.routes.semantic import SemanticRoute, allowed_ids
 from logicmem.store.base import HornRule
-from logicmem.types import Budget, Hit, Scope
+from logicmem.types import Hit, Scope
 
 
 def _vectors(env: RouteEnv, texts: list[str]) -> dict[str, np.ndarray]:
@@ -198,25 +198,7 @@ class RuleMemMethod(Method):
     def search(
         self, env: RouteEnv, query: str, scope: Scope, k: int, filters: dict[str, Any] | None
     ) -> list[Hit]:
-        ctx = ContextAssembler([SemanticRoute(), self.route()]).build(
-            env, query, scope, Budget(k=k), filters
-        )
-        return [
-            Hit(
-                id=i.memory_id,
-                text=i.text,
-                score=i.score,
-                score_kind=i.score_kind,
-                route=i.route,
-                reason=i.reason,
-                source_turns=i.source_turns,
-                session_id=i.session_id,
-                category=i.category,
-                said_at=i.said_at,
-                rank=n,
-            )
-            for n, i in enumerate(ctx.items, 1)
-        ]
+        return assembled_hits([SemanticRoute(), self.route()], env, query, scope, k, filters)
 
 
 class RuleMemNoRPC(RuleMemMethod):

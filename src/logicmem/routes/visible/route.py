@@ -18,14 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from logicmem.context import ContextAssembler
+from logicmem.context import assembled_hits
 from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector
 from logicmem.routes.semantic import SemanticRoute, allowed_ids
 from logicmem.routes.visible.bridge import bridges, hypotheses
 from logicmem.routes.visible.expand import expansions
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.text import contains, tokens
-from logicmem.types import Budget, Hit, Scope
+from logicmem.types import Hit, Scope
 
 IMPLIED_WEIGHT = 0.8  # a key the request implies (a place abroad) vs one it names
 LEXICAL_BONUS = 0.5  # relevance added by a named key of specificity 1
@@ -245,22 +245,4 @@ class VisibleMethod(Method):
     def search(
         self, env: RouteEnv, query: str, scope: Scope, k: int, filters: dict[str, Any] | None
     ) -> list[Hit]:
-        ctx = ContextAssembler([SemanticRoute(), VisibleRoute()]).build(
-            env, query, scope, Budget(k=k), filters
-        )
-        return [
-            Hit(
-                id=i.memory_id,
-                text=i.text,
-                score=i.score,
-                score_kind=i.score_kind,
-                route=i.route,
-                reason=i.reason,
-                source_turns=i.source_turns,
-                session_id=i.session_id,
-                category=i.category,
-                said_at=i.said_at,
-                rank=n,
-            )
-            for n, i in enumerate(ctx.items, 1)
-        ]
+        return assembled_hits([SemanticRoute(), VisibleRoute()], env, query, scope, k, filters)
