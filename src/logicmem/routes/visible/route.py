@@ -191,6 +191,9 @@ class VisibleRoute(Route):
                     continue
                 needle = tokens(key.key)
                 weight = kb.specificity(key.key) if key.kind == "kb" else 1.0
+                # A named key counts as far as it also fits the request in context: "we
+                # leave Friday" names 'leave' (military leave) in another sense.
+                weight *= max(0.0, float(sim))
                 named = contains(words, needle)
                 why = "" if named else implied.get(needle, "")
                 if not named and why:
