@@ -8,8 +8,9 @@ from kit import FakeLLM, HashEmbedder
 
 from logicmem import Memory
 from logicmem.routes.visible.expand import expansions
+from logicmem.routes.visible.hook import about_user
 from logicmem.routes.visible.kb import load_kb
-from logicmem.routes.visible.route import quota
+from logicmem.routes.visible.route import _Candidate, diverse, quota
 from logicmem.routes.visible.text import contains, contains_loosely, fact_tokens, tokens
 from logicmem.types import Scope
 
@@ -202,3 +203,28 @@ def test_every_entry_of_the_resource_names_a_source() -> None:
 @pytest.mark.parametrize("k, share, expected", [(30, 0.3, 9), (10, 0.3, 3), (2, 0.3, 1)])
 def test_quota(k: int, share: float, expected: int) -> None:
     assert quota(k, share) == expected
+
+
+@pytest.mark.parametrize(
+    "text, mine",
+    [
+        ("John's son is one year old.", True),
+        ("John has a dog named Max.", True),
+        ("Maria adopted a pup named Shadow.", False),
+        ("Maria's puppy is called Coco.", False),
+        ("The lease forbids pets.", True),
+        ("After the move he sold his car.", True),
+    ],
+)
+def test_only_the_users_own_facts_are_constraints(text: str, mine: bool) -> None:
+    assert about_user(text, "John") is mine
+
+
+def test_one_memory_per_constraint_but_a_matched_repeat_precedes_unmatched_fills() -> None:
+    def cand(memory_id: str, entry: str) -> _Candidate:
+        return _Candidate(memory_id, "child", 1.0, "", key_ref=entry)
+
+    seen: set[str] = set()
+    matched = diverse([cand("a", "kids"), cand("b", "kids"), cand("c", "baby")], seen)
+    rest = diverse([cand("d", "dog"), cand("e", "kids")], seen)
+    assert [c.memory_id for c in matched + rest] == ["a", "c", "b", "d", "e"]
