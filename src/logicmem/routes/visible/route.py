@@ -46,6 +46,7 @@ class _Candidate:
     memory_sim: float = 0.0
     hypothesis: str = ""  # the LLM's bridge hypothesis this memory answers
     hypothesis_sim: float = 0.0
+    order: int = -1  # position in the store (later = said more recently)
 
     def matched(self, key_min: float, memory_min: float) -> bool:
         return (
@@ -143,14 +144,16 @@ class VisibleRoute(Route):
         if not candidates:
             return Proposal([], quota=0)
         matched = [c for c in candidates if c.matched(cfg.key_min, cfg.memory_min)]
-        matched.sort(key=lambda c: (-c.relevance(), -c.criticality))
+        # Ties (constraints matched through the same key) go to the more critical, then to
+        # the more recently stated.
+        matched.sort(key=lambda c: (-c.relevance(), -c.criticality, -c.order))
         seen: set[str] = set()
         chosen = diverse(matched, seen)
         if k >= cfg.fill_min_k:
             # Unmatched constraints: the closest to the request first, even when no key
             # passed its threshold; criticality breaks ties.
             rest = [c for c in candidates if c not in matched]
-            rest.sort(key=lambda c: (-c.relevance(), -c.criticality))
+            rest.sort(key=lambda c: (-c.relevance(), -c.criticality, -c.order))
             chosen += diverse(rest, seen)
         n = quota(k, cfg.share)
         return Proposal(self._hits(env, chosen[:n], cfg.key_min, cfg.memory_min), quota=n)
@@ -172,6 +175,8 @@ class VisibleRoute(Route):
             for j, memory_id in enumerate(ids):
                 if memory_id in by_id:
                     by_id[memory_id].memory_sim = float(sims[j])
+                    by_id[memory_id].order = j
+        position = {memory_id: j for j, memory_id in enumerate(ids)}
         for memory_id, bridge in bridges(env, query, scope, ids, matrix).items():
             if allowed is not None and memory_id not in allowed:
                 continue
@@ -179,6 +184,7 @@ class VisibleRoute(Route):
                 memory_id, _Candidate(memory_id, "bridge", 0.5, "named by a bridge hypothesis")
             )
             bridged.hypothesis, bridged.hypothesis_sim = bridge.hypothesis, bridge.similarity
+            bridged.order = position.get(memory_id, -1)
         keys, kmat = env.store.memory_keys(scope)
         if keys:
             ksims = (window_vectors(env, query) @ kmat.T).max(axis=0)
