@@ -13,16 +13,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-from logicmem.routes.visible.text import ANIMALS, contains_loosely, fact_tokens
-
-_MARKERS = frozenset(["poss", "be"])  # see text.fact_tokens
+from logicmem.routes.visible.text import ANIMALS, MARKERS, contains_loosely, fact_tokens
 
 
 def _gap(needle: tuple[str, ...]) -> int:
     """Words allowed between a pattern's words: one when it has two content words ("uses
     oxygen" in "uses home oxygen") or is a copula ("is a psychologist" in "is a licensed
     psychologist"); none for possession of one thing ("my kids" is not "her fur kids")."""
-    return 1 if len(set(needle) - _MARKERS) > 1 or needle[0] == "be" else 0
+    return 1 if len(set(needle) - MARKERS) > 1 or needle[0] == "be" else 0
 
 
 @dataclass(frozen=True)

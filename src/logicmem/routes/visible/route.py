@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -114,6 +115,12 @@ def window_vectors(env: RouteEnv, query: str) -> np.ndarray:
     return result
 
 
+@lru_cache(maxsize=65536)
+def key_tokens(key: str) -> tuple[str, ...]:
+    """A key's tokens, computed once: every request compares the user's keys."""
+    return tokens(key)
+
+
 def diverse(tier: list[_Candidate], seen: set[str]) -> list[_Candidate]:
     """One memory per constraint first; further evidence of a constraint already shown
     ("John's kids" said seven ways) after the others of the tier. ``seen`` carries the
@@ -195,7 +202,7 @@ class VisibleRoute(Route):
                 cand = by_id.get(key.memory_id)
                 if cand is None:
                     continue
-                needle = tokens(key.key)
+                needle = key_tokens(key.key)
                 weight = kb.specificity(key.key) if key.kind == "kb" else 1.0
                 # A named key counts as far as it also fits the request in context: "we
                 # leave Friday" names 'leave' (military leave) in another sense.

@@ -103,6 +103,7 @@ _AGE = re.compile(
 # How a fact is said, normalised so "I'm a realtor" ~ "Sam is a licensed realtor" and
 # "my daughter" ~ "Sam's daughter" ~ "his daughter", while "our kids" does not match
 # "books for kids" (the possessive is kept as a marker instead of being dropped).
+MARKERS = frozenset(["poss", "be"])  # the words fact_tokens puts for possession and *be*
 _FACT_FORMS = {
     **dict.fromkeys(["i", "we", "he", "she", "they", "i'd", "we'd", "i'll", "we'll"], ""),
     **dict.fromkeys(["my", "our", "his", "her", "their", "mine", "ours"], "poss"),
