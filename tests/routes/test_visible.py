@@ -11,7 +11,13 @@ from logicmem.routes.visible.expand import expansions
 from logicmem.routes.visible.hook import about_user
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.route import _Candidate, diverse, quota
-from logicmem.routes.visible.text import contains, contains_loosely, fact_tokens, tokens
+from logicmem.routes.visible.text import (
+    contains,
+    contains_loosely,
+    fact_tokens,
+    neutral_subject,
+    tokens,
+)
 from logicmem.types import Scope
 
 ORDINARY = [
@@ -37,6 +43,20 @@ def _add(mem: Memory, *texts: str, user: str = "maya") -> None:
     for i, text in enumerate(texts):
         mem.add([{"content": text, "turn_id": f"t{len(mem.get_all(user_id=user))}-{i}"}],
                 user_id=user, session_id="s")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "user", "expected"),
+    [
+        ("Caroline's dog is afraid of storms.", "Caroline", "Sam's dog is afraid of storms."),
+        ("caroline moved to Leeds.", "Caroline", "Sam moved to Leeds."),
+        ("I'm allergic to my neighbour's cat.", "u-1", "Sam is allergic to Sam's neighbour's cat."),
+        ("I have two kids and I work nights.", "u-1", "Sam has two kids and Sam work nights."),
+        ("Carolina lives here.", "Carol", "Carolina lives here."),
+    ],
+)
+def test_memories_are_compared_in_one_persons_name(text: str, user: str, expected: str) -> None:
+    assert neutral_subject(text, user) == expected
 
 
 def test_text_matching_survives_person_plural_and_possessive() -> None:

@@ -18,7 +18,7 @@ from logicmem.routes.visible.criticality import (
     assess_with_llm,
 )
 from logicmem.routes.visible.kb import KnowledgeBase, load_kb
-from logicmem.routes.visible.text import contains, tokens
+from logicmem.routes.visible.text import contains, neutral_subject, tokens
 from logicmem.store.base import Criticality, MemoryKey, Store
 from logicmem.types import MemoryEntry, Scope
 
@@ -133,9 +133,8 @@ class VisibilityIndexer:
         entries = [entries[i] for i in keep]
         if not entries:
             return
-        vectors = vectors[keep]
         texts = [e.text for e in entries]
-        found = self.assessor.assess(texts, vectors)
+        found = self.assessor.assess(texts, self._neutral_vectors(scope, texts, vectors[keep]))
         found = self._with_llm(scope, texts, found)
         rows = []
         for entry, a in zip(entries, found, strict=True):
@@ -147,6 +146,17 @@ class VisibilityIndexer:
                 self.store.add_keys(scope.user_id, keys, vectors)
         if rows:
             self.store.set_criticality(scope.user_id, rows)
+
+    def _neutral_vectors(self, scope: Scope, texts: list[str], vectors: np.ndarray) -> np.ndarray:
+        """The memories' vectors with the user renamed as in the prototypes (see
+        ``neutral_subject``); only the renamed texts are embedded again."""
+        neutral = [neutral_subject(t, scope.user_id) for t in texts]
+        changed = [i for i, (t, n) in enumerate(zip(texts, neutral, strict=True)) if t != n]
+        if not changed:
+            return vectors
+        out = np.array(vectors, dtype=np.float32, copy=True)
+        out[changed] = self.cache.embedder.embed([neutral[i] for i in changed])
+        return out
 
     def _keys(self, memory_id: str, a: Assessment) -> tuple[list[MemoryKey], np.ndarray]:
         """Keys from the model (embedded per store) and from the linked knowledge entries

@@ -167,3 +167,32 @@ def contains_loosely(haystack: tuple[str, ...], needle: tuple[str, ...], gap: in
         if ok:
             return True
     return False
+
+
+# The subject the criticality prototypes are written about (data/criticality.json).
+PROTOTYPE_SUBJECT = "Sam"
+
+_FIRST_PERSON = [
+    (re.compile(r"\bI am\b|\bI'm\b|\bI’m\b"), "{s} is"),
+    (re.compile(r"\bI have\b|\bI've\b|\bI’ve\b"), "{s} has"),
+    (re.compile(r"\bI was\b"), "{s} was"),
+    (re.compile(r"\bI\b"), "{s}"),
+    (re.compile(r"\b[Mm]y\b"), "{s}'s"),
+    (re.compile(r"\b(?:[Mm]e|[Mm]yself)\b"), "{s}"),
+]
+
+
+def neutral_subject(text: str, user_id: str) -> str:
+    """The memory as the prototypes phrase it: the user named ``PROTOTYPE_SUBJECT``.
+
+    A sentence embedding carries its subject's name: "Caroline works six days a week" is
+    measurably further from every prototype than "Sam works six days a week", enough to
+    decide whether a fact counts as critical. Comparing facts in one person's name makes
+    the judgement independent of who the user is."""
+    out = text
+    name = user_id.strip()
+    if re.fullmatch(r"[A-Za-z][A-Za-z .'-]{0,40}", name) and name != PROTOTYPE_SUBJECT:
+        out = re.sub(rf"\b{re.escape(name)}\b", PROTOTYPE_SUBJECT, out, flags=re.IGNORECASE)
+    for pattern, repl in _FIRST_PERSON:
+        out = pattern.sub(repl.format(s=PROTOTYPE_SUBJECT), out)
+    return out

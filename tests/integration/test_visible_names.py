@@ -1,0 +1,45 @@
+"""The real embedder: whether a fact is a standing constraint does not depend on whose
+name it is said in."""
+
+from pathlib import Path
+
+import pytest
+
+from logicmem import Memory
+from logicmem.types import Scope
+
+pytestmark = pytest.mark.slow
+
+FACTS = [
+    "{u} works night shifts at the hospital four days a week.",
+    "{u} has a stress fracture in the left foot.",
+    "{u} only has a small balcony and no garden.",
+    "{u} adopted a kitten that climbs every shelf.",
+    "{u} is on a tight budget until the loan is paid off.",
+]
+
+
+def _critical(tmp_path: Path, user: str, texts: list[str]) -> list[tuple[str, float]]:
+    with Memory(tmp_path / f"{user}.db", config={"llm": {"provider": "none"}}) as mem:
+        for text in texts:
+            mem.add([{"role": "user", "content": text}], user_id=user, infer=False)
+        rows = mem.store.critical_memories(Scope(user))
+        return sorted((r.ctype, round(r.score, 3)) for r in rows)
+
+
+def test_criticality_is_the_same_whoever_the_user_is(
+    tmp_path: Path, model_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(model_cache))
+    reference = _critical(tmp_path, "Sam", [f.format(u="Sam") for f in FACTS])
+    assert len(reference) >= 3
+    for name in ("Caroline", "Jon", "Melanie"):
+        assert _critical(tmp_path, name, [f.format(u=name) for f in FACTS]) == reference
+    first_person = [
+        "I work night shifts at the hospital four days a week.",
+        "I have a stress fracture in my left foot.",
+        "I only have a small balcony and no garden.",
+        "I adopted a kitten that climbs every shelf.",
+        "I'm on a tight budget until the loan is paid off.",
+    ]
+    assert len(_critical(tmp_path, "u-17", first_person)) == len(reference)
