@@ -70,6 +70,10 @@ class VisibilitySettings(_Section):
     """Cosine of the request to a critical memory itself that counts as a match."""
     fill_min_k: int = 10
     """From this k on, unmatched standing constraints fill the rest of the slice."""
+    critical_min: float = Field(default=0.3, ge=0.0, le=1.0)
+    """Probability from the criticality classifier at which a memory counts as a standing
+    constraint (5-fold cross-validated; 1.0 leaves only the knowledge resource and the
+    LLM). Applies to memories written after a change."""
     use_llm: Literal["auto", "never"] = "auto"
     """``auto``: a capable LLM also judges criticality and anticipates situations."""
 

@@ -17,6 +17,11 @@ FACTS = [
     "{u} adopted a kitten that climbs every shelf.",
     "{u} is on a tight budget until the loan is paid off.",
 ]
+ORDINARY = [
+    "{u} went to a jazz concert by the river last Friday.",
+    "{u} loves Thai food and spicy noodles.",
+    "{u} thinks the new library building looks great.",
+]
 
 
 def _critical(tmp_path: Path, user: str, texts: list[str]) -> list[tuple[str, float]]:
@@ -31,10 +36,10 @@ def test_criticality_is_the_same_whoever_the_user_is(
     tmp_path: Path, model_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(model_cache))
-    reference = _critical(tmp_path, "Sam", [f.format(u="Sam") for f in FACTS])
-    assert len(reference) >= 3
+    reference = _critical(tmp_path, "Sam", [f.format(u="Sam") for f in FACTS + ORDINARY])
+    assert len(reference) == len(FACTS)  # the ordinary ones stay out
     for name in ("Caroline", "Jon", "Melanie"):
-        assert _critical(tmp_path, name, [f.format(u=name) for f in FACTS]) == reference
+        assert _critical(tmp_path, name, [f.format(u=name) for f in FACTS + ORDINARY]) == reference
     first_person = [
         "I work night shifts at the hospital four days a week.",
         "I have a stress fracture in my left foot.",

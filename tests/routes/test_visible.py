@@ -3,15 +3,18 @@
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from kit import FakeLLM, HashEmbedder
 
 from logicmem import Memory
+from logicmem.routes.visible.criticality import P_MIN, train_classifier
 from logicmem.routes.visible.expand import expansions
 from logicmem.routes.visible.hook import about_user
 from logicmem.routes.visible.kb import load_kb
-from logicmem.routes.visible.route import _Candidate, diverse, quota
+from logicmem.routes.visible.route import _Candidate, asks_about_someone, diverse, quota
 from logicmem.routes.visible.text import (
+    PROTOTYPE_SUBJECT,
     contains,
     contains_loosely,
     fact_tokens,
@@ -34,7 +37,10 @@ def _memory(tmp_path: Path, llm: FakeLLM | None = None, **visibility: object) ->
     config = {
         "llm": {"provider": "none"},
         "extract": {"mode": "rules"},
-        "visibility": {"use_llm": "auto", **visibility},
+        # The classifier means nothing over hashed words: these tests judge criticality by
+        # the knowledge resource (and the fake LLM); the real embedder's classifier is
+        # tested in tests/integration.
+        "visibility": {"use_llm": "auto", "critical_min": 1.0, **visibility},
     }
     return Memory(tmp_path / "v.db", embedder=HashEmbedder(), llm=llm, config=config)
 
@@ -84,6 +90,35 @@ def test_a_place_abroad_implies_international_travel() -> None:
     assert "international travel" in implied and "japan" in implied
     assert "is in Japan" in implied["japan"]
     assert expansions("Roast turkey for thanksgiving in New York?") == []
+
+
+def test_the_classifier_learns_a_boundary_between_unbalanced_classes() -> None:
+    rng = np.random.default_rng(7)
+    centre = rng.normal(size=16)
+    centre /= np.linalg.norm(centre)
+    pos = rng.normal(size=(40, 16)) * 0.3 + centre
+    neg = rng.normal(size=(400, 16)) * 0.3 - centre
+    x = np.vstack([pos, neg]).astype(np.float32)
+    y = np.r_[np.ones(40), np.zeros(400)]
+    model = train_classifier(x, y)
+    assert np.array_equal(model.w, train_classifier(x, y).w)  # deterministic
+    p = model.proba(x)
+    assert (p[:40] >= P_MIN).mean() > 0.95 and (p[40:] < P_MIN).mean() > 0.95
+    # Balanced weights: the midpoint between the classes is near even odds.
+    assert 0.2 < float(model.proba(np.zeros((1, 16), dtype=np.float32))[0]) < 0.8
+
+
+def test_every_authored_example_is_about_the_prototype_subject() -> None:
+    from importlib import resources
+
+    for name in ("criticality.json", "criticality_examples.json"):
+        raw = json.loads(resources.files("logicmem.data").joinpath(name).read_text())
+        sentences = [s for v in raw["critical"].values() for s in v] + raw["ordinary"]
+        assert len(sentences) == len({s.lower() for s in sentences})
+        assert all(PROTOTYPE_SUBJECT in s for s in sentences), name
+        assert set(raw["critical"]) <= set(json.loads(
+            resources.files("logicmem.data").joinpath("criticality.json").read_text()
+        )["critical"])  # fmt: skip
 
 
 def test_criticality_from_the_knowledge_resource(tmp_path: Path) -> None:
@@ -248,3 +283,29 @@ def test_one_memory_per_constraint_but_a_matched_repeat_precedes_unmatched_fills
     matched = diverse([cand("a", "kids"), cand("b", "kids"), cand("c", "baby")], seen)
     rest = diverse([cand("d", "dog"), cand("e", "kids")], seen)
     assert [c.memory_id for c in matched + rest] == ["a", "c", "b", "d", "e"]
+
+
+@pytest.mark.parametrize(
+    ("query", "about_someone"),
+    [
+        ("What did Rosa paint last summer?", True),
+        ("Is Omar married?", True),
+        ("Which laptop should I buy?", False),
+        ("What's a good lentil soup recipe?", False),
+        ("Recommend a few day hikes near Denver.", False),
+        ("Where should we stay in Lisbon?", False),
+    ],
+)
+def test_recall_questions_about_a_named_person_are_told_apart(
+    query: str, about_someone: bool
+) -> None:
+    assert asks_about_someone(query) is about_someone
+
+
+def test_a_question_about_someone_gets_no_unmatched_constraints(tmp_path: Path) -> None:
+    mem = _memory(tmp_path)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
+    advice = mem.context("Which laptop should I buy?", user_id="maya", k=10)
+    recall = mem.context("What did Rosa paint last summer?", user_id="maya", k=10)
+    assert any(i.route == "visible" for i in advice.items)
+    assert not any(i.route == "visible" for i in recall.items)

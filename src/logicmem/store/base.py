@@ -37,7 +37,7 @@ class Criticality:
     score: float
     ctype: str
     reason: str
-    source: str  # "kb", "prototype" or "llm"
+    source: str  # "kb", "classifier", "prototype" or "llm"
 
 
 @dataclass

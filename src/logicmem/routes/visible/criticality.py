@@ -1,9 +1,15 @@
 """Is a memory a standing constraint that can change future advice, and of what type?
 
 Without an LLM: the fact patterns of the knowledge resource (exact, after normalising
-person and plurals), then embedding prototypes (``data/criticality.json`` plus every
-fact pattern) against ordinary-life prototypes. With a capable LLM: one batched call per
-write that also proposes the situations where each constraint will matter.
+person and plurals), then a logistic-regression classifier over sentence embeddings,
+trained when first needed (well under a second; the examples' vectors are cached per
+machine) on ``data/criticality.json`` and ``data/criticality_examples.json``: sentences
+authored from general knowledge, with any close to a development item removed
+(``scripts/decontaminate_examples.py``); or a prototype (a per-type sentence or a fact
+pattern) close enough on its own, as before the classifier existed. The nearest prototype
+names the type and the knowledge entries.
+With a capable LLM: one batched call per write that also proposes the situations where
+each constraint will matter.
 """
 
 from __future__ import annotations
@@ -24,8 +30,10 @@ from logicmem.models.llm.base import LLM, extract_json
 from logicmem.routes.visible.kb import KnowledgeBase
 from logicmem.store.base import Store
 
-DENSE_MIN = 0.55  # cosine to the nearest critical prototype
-DENSE_MARGIN = 0.05  # ... and that much closer than to any ordinary prototype
+NEAR_MIN = 0.55  # cosine to the nearest prototype that alone makes a memory critical
+NEAR_MARGIN = 0.05  # ... when that much closer than to any ordinary prototype
+P_MIN = 0.3  # default of visibility.critical_min: best F1 in 5-fold CV on the examples
+L2 = 0.03  # ridge penalty of the classifier (on the weighted mean loss), chosen by 5-fold CV
 LINK_MIN = 0.5  # cosine to a fact pattern that links a memory to a knowledge entry
 TYPED_LINK_MIN = 0.35  # ... when the entry is of the type the prototypes chose
 
@@ -81,37 +89,110 @@ class VectorCache:
         return np.vstack([known[t] for t in texts]).astype(np.float32)
 
 
+@dataclass
+class Classifier:
+    """p(critical | embedding) = sigmoid(v . w + b)."""
+
+    w: np.ndarray
+    b: float
+
+    def proba(self, vectors: np.ndarray) -> np.ndarray:
+        z = np.clip(vectors @ self.w + self.b, -30.0, 30.0)
+        result: np.ndarray = 1.0 / (1.0 + np.exp(-z))
+        return result
+
+
+def train_classifier(x: np.ndarray, y: np.ndarray, l2: float = L2) -> Classifier:
+    """Class-balanced, L2-regularised logistic regression by Newton's method: exact,
+    deterministic, a few iterations on a few thousand examples of 384 dimensions."""
+    n, d = x.shape
+    xb = np.hstack([x.astype(np.float64), np.ones((n, 1))])
+    pos = float(y.sum())
+    weight = np.where(y > 0, n / (2 * max(pos, 1.0)), n / (2 * max(n - pos, 1.0))) / n
+    reg = np.full(d + 1, l2 / n)
+    reg[-1] = 0.0  # the bias is not penalised
+    theta = np.zeros(d + 1)
+    for _ in range(25):
+        p = 1.0 / (1.0 + np.exp(-np.clip(xb @ theta, -30, 30)))
+        grad = xb.T @ (weight * (p - y)) + reg * theta
+        hess = (xb * (weight * p * (1 - p))[:, None]).T @ xb + np.diag(reg + 1e-9)
+        step = np.linalg.solve(hess, grad)
+        theta -= step
+        if float(np.abs(step).max()) < 1e-7:
+            break
+    return Classifier(theta[:-1].astype(np.float32), float(theta[-1]))
+
+
+def _authored(name: str) -> dict[str, Any]:
+    path = resources.files("logicmem.data").joinpath(name)
+    result: dict[str, Any] = json.loads(path.read_text()) if path.is_file() else {}
+    return result
+
+
+def prototypes(kb: KnowledgeBase) -> tuple[list[str], list[tuple[str, str]]]:
+    """The sentences that name a memory's type and knowledge entries, each with its
+    (type, entry id or ""): one short list per type (``criticality.json``) and every fact
+    pattern of the knowledge resource."""
+    texts: list[str] = []
+    labels: list[tuple[str, str]] = []
+    for ctype, sentences in _authored("criticality.json")["critical"].items():
+        texts.extend(sentences)
+        labels.extend((ctype, "") for _ in sentences)
+    for entry_id, pattern in kb.patterns():
+        texts.append(pattern)
+        labels.append((kb.entries[entry_id].type, entry_id))
+    return texts, labels
+
+
+def training_examples(kb: KnowledgeBase) -> tuple[list[str], list[str]]:
+    """(critical, ordinary) sentences the classifier learns from: the prototypes and the
+    larger authored set ``criticality_examples.json``."""
+    critical, _ = prototypes(kb)
+    ordinary: list[str] = []
+    for name in ("criticality.json", "criticality_examples.json"):
+        raw = _authored(name)
+        critical.extend(s for sentences in raw.get("critical", {}).values() for s in sentences)
+        ordinary.extend(raw.get("ordinary", []))
+    return list(dict.fromkeys(critical)), list(dict.fromkeys(ordinary))
+
+
+@dataclass
+class _Prototypes:
+    critical: np.ndarray  # prototype vectors ...
+    labels: list[tuple[str, str]]  # ... with their (type, entry id or "")
+    ordinary: np.ndarray  # the ordinary-life prototypes of criticality.json
+    classifier: Classifier
+
+
 class CriticalityAssessor:
-    def __init__(self, kb: KnowledgeBase, cache: VectorCache) -> None:
+    def __init__(self, kb: KnowledgeBase, cache: VectorCache, threshold: float = P_MIN) -> None:
         self.kb = kb
         self.cache = cache
-        self._protos: tuple[np.ndarray, list[tuple[str, str]], np.ndarray] | None = None
+        self.threshold = threshold
+        self._protos: _Prototypes | None = None
 
-    def _prototypes(self) -> tuple[np.ndarray, list[tuple[str, str]], np.ndarray]:
-        """Critical vectors with (type, entry id or ""), and ordinary vectors."""
+    def _prototypes(self) -> _Prototypes:
         if self._protos is None:
-            raw = json.loads(
-                resources.files("logicmem.data").joinpath("criticality.json").read_text()
+            texts, labels = prototypes(self.kb)
+            critical, ordinary = training_examples(self.kb)
+            x = self.cache.shared_vectors(critical + ordinary)
+            y = np.r_[np.ones(len(critical)), np.zeros(len(ordinary))]
+            self._protos = _Prototypes(
+                self.cache.shared_vectors(texts),
+                labels,
+                self.cache.shared_vectors(_authored("criticality.json")["ordinary"]),
+                train_classifier(x, y),
             )
-            labels: list[tuple[str, str]] = []
-            texts: list[str] = []
-            for ctype, sentences in raw["critical"].items():
-                for sentence in sentences:
-                    labels.append((ctype, ""))
-                    texts.append(sentence)
-            for entry_id, pattern in self.kb.patterns():
-                labels.append((self.kb.entries[entry_id].type, entry_id))
-                texts.append(pattern)
-            both = self.cache.shared_vectors(texts + list(raw["ordinary"]))
-            self._protos = (both[: len(texts)], labels, both[len(texts) :])
         return self._protos
 
     def assess(self, texts: list[str], vectors: np.ndarray) -> list[Assessment]:
         if not texts:
             return []
-        critical, labels, ordinary = self._prototypes()
-        crit_sims = vectors @ critical.T
-        ord_best = (vectors @ ordinary.T).max(axis=1)
+        protos = self._prototypes()
+        labels = protos.labels
+        crit_sims = vectors @ protos.critical.T
+        ord_best = (vectors @ protos.ordinary.T).max(axis=1)
+        probs = protos.classifier.proba(vectors)
         out = []
         for i, text in enumerate(texts):
             linked = self._linked_entries(crit_sims[i], labels)
@@ -125,15 +206,24 @@ class CriticalityAssessor:
                 entry, pattern = matches[0]
                 out.append(Assessment(True, 1.0, entry.type, f"states '{pattern}'", "kb", entries))
                 continue
+            # Either rule: the classifier, or a prototype close enough on its own.
             j = int(np.argmax(crit_sims[i]))
-            best = float(crit_sims[i, j])
-            if best >= DENSE_MIN and best - float(ord_best[i]) >= DENSE_MARGIN:
-                ctype = labels[j][0]
-                reason = f"resembles a {ctype.replace('_', ' ')} constraint ({best:.2f})"
-                linked = linked or self._typed_entries(crit_sims[i], labels, ctype)
-                out.append(Assessment(True, best, ctype, reason, "prototype", linked))
+            near, p = float(crit_sims[i, j]), float(probs[i])
+            ctype = labels[j][0]
+            kind = ctype.replace("_", " ")
+            if p >= self.threshold:
+                assessment = Assessment(
+                    True, p, ctype, f"classified as a {kind} constraint (p={p:.2f})", "classifier"
+                )
+            elif near >= NEAR_MIN and near - float(ord_best[i]) >= NEAR_MARGIN:
+                assessment = Assessment(
+                    True, near, ctype, f"resembles a {kind} constraint ({near:.2f})", "prototype"
+                )
             else:
-                out.append(Assessment(False, best))
+                out.append(Assessment(False, p))
+                continue
+            assessment.entries = linked or self._typed_entries(crit_sims[i], labels, ctype)
+            out.append(assessment)
         return out
 
     def _typed_entries(

@@ -124,7 +124,7 @@ class VisibilityIndexer:
         self._llm = llm
         self.kb = kb or load_kb()
         self.cache = VectorCache(store, embedder)
-        self.assessor = CriticalityAssessor(self.kb, self.cache)
+        self.assessor = CriticalityAssessor(self.kb, self.cache, settings.critical_min)
 
     def on_added(self, scope: Scope, entries: list[MemoryEntry], vectors: np.ndarray) -> None:
         if not entries or not self.settings.enabled:

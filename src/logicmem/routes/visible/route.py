@@ -6,8 +6,9 @@ in the request's words, or implied by them (a city abroad implies international 
 capable LLM, the bridge hypotheses it answers (one call per request; see ``bridge``).
 Matched constraints fill the slice first (at most ``share`` of k), one memory per
 constraint before a second one; from ``fill_min_k`` on, unmatched constraints fill
-what is left, closest to the request first. Superseded memories are never candidates.
-Every hit says why it is there."""
+what is left, closest to the request first, unless the request is a question about a
+named person rather than the speaker's own (``asks_about_someone``). Superseded memories
+are never candidates. Every hit says why it is there."""
 
 from __future__ import annotations
 
@@ -133,6 +134,28 @@ def diverse(tier: list[_Candidate], seen: set[str]) -> list[_Candidate]:
     return first + again
 
 
+_FIRST_PERSON = re.compile(
+    r"\b(?:I|me|my|mine|myself|we|us|our|ours|ourselves|Me|My|Mine|Myself|We|Us|Our|Ours)\b"
+)
+_NAME_INSIDE = re.compile(r"(?<![.?!]\s)\b[A-Z][a-z]+")
+_IMPERATIVE = re.compile(
+    r"^(?:please\s+)?(?:recommend|suggest|give|find|plan|help|show|tell|list|pick|choose|"
+    r"write|make|book|compare|draft|create|prepare)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_about_someone(query: str) -> bool:
+    """A question about a named person ("What did Caroline research?"), not a request of
+    the speaker's own: no first-person word, not an instruction, and a name inside it.
+    Standing constraints decide advice; they are not kept in view for such recall
+    questions unless the question itself matches them."""
+    text = query.strip()
+    if _FIRST_PERSON.search(text) or _IMPERATIVE.match(text):
+        return False
+    return _NAME_INSIDE.search(text, 1) is not None
+
+
 def quota(k: int, share: float) -> int:
     return max(1, math.floor(k * share)) if share > 0 else 0
 
@@ -156,7 +179,7 @@ class VisibleRoute(Route):
         matched.sort(key=lambda c: (-c.relevance(), -c.criticality, -c.order))
         seen: set[str] = set()
         chosen = diverse(matched, seen)
-        if k >= cfg.fill_min_k:
+        if k >= cfg.fill_min_k and not asks_about_someone(query):
             # Unmatched constraints: the closest to the request first, even when no key
             # passed its threshold; criticality breaks ties.
             rest = [c for c in candidates if c not in matched]

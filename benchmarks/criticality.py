@@ -1,0 +1,98 @@
+"""How well the write-time assessment tells standing constraints from ordinary memories.
+
+Measured on ``benchmarks/data/criticality_eval.jsonl``: sentences authored separately from
+the classifier's training examples (other wording, other names, a third in first person),
+each labelled critical or not. Reports precision, recall and F1 of the assessment the
+library makes (knowledge-resource match, then the classifier), per probability
+threshold, beside the nearest-prototype rule it replaced. Run:
+
+    .venv/bin/python benchmarks/criticality.py [--data FILE] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from logicmem import Memory
+from logicmem.routes.visible.criticality import (
+    P_MIN,
+    CriticalityAssessor,
+    VectorCache,
+    training_examples,
+)
+from logicmem.routes.visible.kb import load_kb
+from logicmem.routes.visible.text import neutral_subject
+
+HERE = Path(__file__).resolve().parent
+
+
+def subject(text: str) -> str:
+    """Whose fact it is: first person, else the sentence's leading name."""
+    if re.match(r"(I|My|I'm|I've)\b", text):
+        return "me"
+    found = re.match(r"([A-Z][a-z]+)", text)
+    return found.group(1) if found else "me"
+
+
+def scores(rows: list[dict], thresholds: list[float]) -> dict[str, dict[str, float]]:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Memory(Path(tmp) / "c.db", config={"llm": {"provider": "none"}}) as mem,
+    ):
+        kb = load_kb()
+        assessor = CriticalityAssessor(kb, VectorCache(mem.store, mem.env.embedder))
+        texts = [neutral_subject(r["text"], subject(r["text"])) for r in rows]
+        vectors = mem.env.embedder.embed(texts)
+        truth = np.array([bool(r["critical"]) for r in rows])
+        found = assessor.assess(texts, vectors)
+        by_kb = np.array([a.source == "kb" for a in found])
+        proba = np.array([a.score if a.source != "kb" else 1.0 for a in found])
+        out = {f"classifier p>={t:.2f}": _prf(by_kb | (proba >= t), truth) for t in thresholds}
+        # The rule it replaced: nearest critical example closer than 0.55 and 0.05 closer
+        # than the nearest ordinary one.
+        critical, ordinary = training_examples(kb)
+        cv = assessor.cache.shared_vectors(critical)
+        ov = assessor.cache.shared_vectors(ordinary)
+        best_c, best_o = (vectors @ cv.T).max(axis=1), (vectors @ ov.T).max(axis=1)
+        rule = (best_c >= 0.55) & (best_c - best_o >= 0.05)
+        out["nearest prototype (0.55, margin 0.05)"] = _prf(by_kb | rule, truth)
+        out["knowledge resource only"] = _prf(by_kb, truth)
+        return out
+
+
+def _prf(pred: np.ndarray, truth: np.ndarray) -> dict[str, float]:
+    tp = float((pred & truth).sum())
+    precision = tp / max(float(pred.sum()), 1.0)
+    recall = tp / max(float(truth.sum()), 1.0)
+    f1 = 2 * precision * recall / max(precision + recall, 1e-9)
+    return {"precision": round(precision, 3), "recall": round(recall, 3), "f1": round(f1, 3)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=HERE / "data" / "criticality_eval.jsonl")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args()
+    rows = [json.loads(line) for line in args.data.read_text().splitlines() if line.strip()]
+    thresholds = sorted({0.2, 0.3, 0.4, 0.5, P_MIN})
+    result = scores(rows, thresholds)
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return
+    n_crit = sum(bool(r["critical"]) for r in rows)
+    print(f"{len(rows)} sentences, {n_crit} critical; library threshold p>={P_MIN:.2f}")
+    print("| rule | precision | recall | F1 |\n|---|---|---|---|")
+    for name, m in result.items():
+        print(f"| {name} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} |")
+
+
+if __name__ == "__main__":
+    main()
