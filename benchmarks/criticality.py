@@ -22,10 +22,11 @@ import numpy as np
 
 from logicmem import Memory
 from logicmem.routes.visible.criticality import (
+    NEAR_MARGIN,
+    NEAR_MIN,
     P_MIN,
     CriticalityAssessor,
     VectorCache,
-    training_examples,
 )
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.text import neutral_subject
@@ -54,17 +55,20 @@ def scores(rows: list[dict], thresholds: list[float]) -> dict[str, dict[str, flo
         truth = np.array([bool(r["critical"]) for r in rows])
         found = assessor.assess(texts, vectors)
         by_kb = np.array([a.source == "kb" for a in found])
-        proba = np.array([a.score if a.source != "kb" else 1.0 for a in found])
-        out = {f"classifier p>={t:.2f}": _prf(by_kb | (proba >= t), truth) for t in thresholds}
-        # The rule it replaced: nearest critical example closer than 0.55 and 0.05 closer
-        # than the nearest ordinary one.
-        critical, ordinary = training_examples(kb)
-        cv = assessor.cache.shared_vectors(critical)
-        ov = assessor.cache.shared_vectors(ordinary)
-        best_c, best_o = (vectors @ cv.T).max(axis=1), (vectors @ ov.T).max(axis=1)
-        rule = (best_c >= 0.55) & (best_c - best_o >= 0.05)
-        out["nearest prototype (0.55, margin 0.05)"] = _prf(by_kb | rule, truth)
-        out["knowledge resource only"] = _prf(by_kb, truth)
+        protos = assessor._prototypes()
+        proba = protos.classifier.proba(vectors)
+        sims = vectors @ protos.critical.T
+        best_c, best_o = sims.max(axis=1), (vectors @ protos.ordinary.T).max(axis=1)
+        near = (best_c >= NEAR_MIN) & (best_c - best_o >= NEAR_MARGIN)
+        out = {"knowledge resource only": _prf(by_kb, truth)}
+        out[f"+ nearest prototype ({NEAR_MIN}, margin {NEAR_MARGIN}), the old rule"] = _prf(
+            by_kb | near, truth
+        )
+        for t in thresholds:
+            out[f"+ classifier p>={t:.2f}"] = _prf(by_kb | (proba >= t), truth)
+        out[f"library: resource, classifier p>={P_MIN:.2f} or prototype"] = _prf(
+            np.array([a.critical for a in found]), truth
+        )
         return out
 
 

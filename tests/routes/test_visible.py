@@ -255,7 +255,9 @@ def test_every_entry_of_the_resource_names_a_source() -> None:
     assert all(e.source and e.why and e.situations for e in kb.entries.values())
 
 
-@pytest.mark.parametrize("k, share, expected", [(30, 0.3, 9), (10, 0.3, 3), (2, 0.3, 1)])
+@pytest.mark.parametrize(
+    "k, share, expected", [(30, 0.4, 12), (10, 0.4, 4), (2, 0.4, 1), (30, 0.3, 9)]
+)
 def test_quota(k: int, share: float, expected: int) -> None:
     assert quota(k, share) == expected
 

@@ -31,6 +31,7 @@ from logicmem.types import Hit, Scope
 
 IMPLIED_WEIGHT = 0.8  # a key the request implies (a place abroad) vs one it names
 LEXICAL_BONUS = 0.5  # relevance added by a named key of specificity 1
+CRITICALITY_WEIGHT = 0.2  # relevance added by a certain standing constraint (criticality 1)
 
 
 @dataclass
@@ -60,9 +61,11 @@ class _Candidate:
 
     def relevance(self) -> float:
         # A named key is strong evidence only when it is specific to few constraints
-        # ("lilies"); a shared everyday word ("car") adds little to the similarity.
+        # ("lilies"); a shared everyday word ("car") adds little to the similarity. A
+        # fact stated in the knowledge resource's words, or classified with confidence,
+        # is more surely a standing constraint than an opinion that mentions a pet.
         best = max(self.key_sim, self.memory_sim, self.hypothesis_sim)
-        return LEXICAL_BONUS * self.lexical_weight + best
+        return LEXICAL_BONUS * self.lexical_weight + best + CRITICALITY_WEIGHT * self.criticality
 
     @property
     def constraint(self) -> str:
