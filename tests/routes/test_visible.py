@@ -311,3 +311,15 @@ def test_a_question_about_someone_gets_no_unmatched_constraints(tmp_path: Path) 
     recall = mem.context("What did Rosa paint last summer?", user_id="maya", k=10)
     assert any(i.route == "visible" for i in advice.items)
     assert not any(i.route == "visible" for i in recall.items)
+
+
+@pytest.mark.parametrize(
+    ("text", "entry"),
+    [
+        ("Maya is 20 weeks along in her pregnancy.", "preg-food-safety"),
+        ("Maya runs three mornings a week along the river.", None),
+    ],
+)
+def test_a_fact_pattern_needs_its_own_sense(text: str, entry: str | None) -> None:
+    found = [e.id for e, _ in load_kb().match_facts(text)]
+    assert (entry in found) if entry else not found
