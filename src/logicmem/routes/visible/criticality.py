@@ -148,11 +148,9 @@ def training_examples(kb: KnowledgeBase) -> tuple[list[str], list[str]]:
     """(critical, ordinary) sentences the classifier learns from: the prototypes and the
     larger authored set ``criticality_examples.json``."""
     critical, _ = prototypes(kb)
-    ordinary: list[str] = []
-    for name in ("criticality.json", "criticality_examples.json"):
-        raw = _authored(name)
-        critical.extend(s for sentences in raw.get("critical", {}).values() for s in sentences)
-        ordinary.extend(raw.get("ordinary", []))
+    extra = _authored("criticality_examples.json")
+    critical.extend(s for sentences in extra.get("critical", {}).values() for s in sentences)
+    ordinary = [*_authored("criticality.json")["ordinary"], *extra.get("ordinary", [])]
     return list(dict.fromkeys(critical)), list(dict.fromkeys(ordinary))
 
 
@@ -175,12 +173,16 @@ class CriticalityAssessor:
         if self._protos is None:
             texts, labels = prototypes(self.kb)
             critical, ordinary = training_examples(self.kb)
+            # One embedding pass: the prototypes and the ordinary prototypes are part of
+            # the training examples.
             x = self.cache.shared_vectors(critical + ordinary)
+            row = {t: i for i, t in enumerate(critical + ordinary)}
+            plain = _authored("criticality.json")["ordinary"]
             y = np.r_[np.ones(len(critical)), np.zeros(len(ordinary))]
             self._protos = _Prototypes(
-                self.cache.shared_vectors(texts),
+                x[[row[t] for t in texts]],
                 labels,
-                self.cache.shared_vectors(_authored("criticality.json")["ordinary"]),
+                x[[row[t] for t in plain]],
                 train_classifier(x, y),
             )
         return self._protos
