@@ -2,7 +2,8 @@
 
 Each critical memory is scored against the request by (1) its anticipation keys named
 in the request's words, or implied by them (a city abroad implies international travel),
-(2) the closest key in embedding space, (3) the memory's own similarity, and (4) with a
+(2) the closest key in embedding space, discounted when many knowledge entries share it
+(``key_score``), (3) the memory's own similarity, and (4) with a
 capable LLM, the bridge hypotheses it answers (one call per request; see ``bridge``).
 Matched constraints fill the slice first (at most ``share`` of k), one memory per
 constraint before a second one; from ``fill_min_k`` on, unmatched constraints fill
@@ -32,6 +33,7 @@ from logicmem.types import Hit, Scope
 IMPLIED_WEIGHT = 0.8  # a key the request implies (a place abroad) vs one it names
 LEXICAL_BONUS = 0.5  # relevance added by a named key of specificity 1
 CRITICALITY_WEIGHT = 0.2  # relevance added by a certain standing constraint (criticality 1)
+SHARED_KEY_DISCOUNT = 0.3  # similarity lost by a key every knowledge entry names (specificity 0)
 
 
 @dataclass
@@ -46,6 +48,7 @@ class _Candidate:
     key: str = ""  # the closest key in embedding space
     key_ref: str = ""
     key_sim: float = 0.0
+    key_score: float = 0.0  # the best key's similarity, discounted when many entries share it
     memory_sim: float = 0.0
     hypothesis: str = ""  # the LLM's bridge hypothesis this memory answers
     hypothesis_sim: float = 0.0
@@ -63,8 +66,9 @@ class _Candidate:
         # A named key is strong evidence only when it is specific to few constraints
         # ("lilies"); a shared everyday word ("car") adds little to the similarity. A
         # fact stated in the knowledge resource's words, or classified with confidence,
-        # is more surely a standing constraint than an opinion that mentions a pet.
-        best = max(self.key_sim, self.memory_sim, self.hypothesis_sim)
+        # is more surely a standing constraint than an opinion that mentions a pet. The
+        # closest key counts as far as it is specific (``key_score``).
+        best = max(self.key_score, self.memory_sim, self.hypothesis_sim)
         return LEXICAL_BONUS * self.lexical_weight + best + CRITICALITY_WEIGHT * self.criticality
 
     @property
@@ -117,6 +121,13 @@ def window_vectors(env: RouteEnv, query: str) -> np.ndarray:
         cache[query] = np.vstack(vectors)
     result: np.ndarray = cache[query]
     return result
+
+
+def key_score(similarity: float, specificity: float) -> float:
+    """A key's similarity to the request, discounted as far as the key is shared: "wedding"
+    is a situation of dozens of knowledge entries and fits any of them no better than the
+    request fits a wedding; "destination wedding" is evidence for few. (An IDF for keys.)"""
+    return similarity * (1.0 - SHARED_KEY_DISCOUNT * (1.0 - specificity))
 
 
 @lru_cache(maxsize=65536)
@@ -229,7 +240,9 @@ class VisibleRoute(Route):
                 if cand is None:
                     continue
                 needle = key_tokens(key.key)
-                weight = kb.specificity(key.key) if key.kind == "kb" else 1.0
+                specific = kb.specificity(key.key) if key.kind == "kb" else 1.0
+                cand.key_score = max(cand.key_score, key_score(float(sim), specific))
+                weight = specific
                 # A named key counts as far as it also fits the request in context: "we
                 # leave Friday" names 'leave' (military leave) in another sense.
                 weight *= max(0.0, float(sim))
