@@ -12,7 +12,13 @@ from logicmem.routes.visible.criticality import P_MIN, train_classifier
 from logicmem.routes.visible.expand import expansions
 from logicmem.routes.visible.hook import about_user
 from logicmem.routes.visible.kb import load_kb
-from logicmem.routes.visible.route import _Candidate, asks_about_someone, diverse, quota
+from logicmem.routes.visible.route import (
+    _Candidate,
+    asks_about_someone,
+    diverse,
+    key_score,
+    quota,
+)
 from logicmem.routes.visible.text import (
     PROTOTYPE_SUBJECT,
     contains,
@@ -271,10 +277,25 @@ def test_quota(k: int, share: float, expected: int) -> None:
         ("Maria's puppy is called Coco.", False),
         ("The lease forbids pets.", True),
         ("After the move he sold his car.", True),
+        ("Maria offered John her condolences after his loss.", False),
+        ("Nate shared a vegan recipe with John.", False),
+        ("Maria and John adopted a rescue dog.", True),
+        ("Barcelona's metro is crowded, and John will ride it daily.", True),
     ],
 )
 def test_only_the_users_own_facts_are_constraints(text: str, mine: bool) -> None:
     assert about_user(text, "John") is mine
+
+
+def test_a_key_many_entries_share_is_weaker_evidence_than_a_specific_one() -> None:
+    # "wedding" (named by dozens of entries) at 0.66 against "destination wedding" at 0.60
+    assert key_score(0.66, 0.3) < key_score(0.60, 0.72)
+    assert key_score(0.6, 1.0) == pytest.approx(0.6)
+    shared = _Candidate("a", "sensory", 0.9, "", key_sim=0.66, key_score=key_score(0.66, 0.3))
+    specific = _Candidate("b", "resource", 0.9, "", key_sim=0.6, key_score=key_score(0.6, 0.72))
+    assert specific.relevance() > shared.relevance()
+    # both still count as matched: the discount ranks, it does not filter
+    assert shared.matched(0.5, 0.5) and specific.matched(0.5, 0.5)
 
 
 def test_one_memory_per_constraint_but_a_matched_repeat_precedes_unmatched_fills() -> None:

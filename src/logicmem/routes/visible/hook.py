@@ -25,7 +25,11 @@ from logicmem.types import MemoryEntry, Scope
 MAX_KEYS = 400  # anticipation keys kept per memory
 
 
-_NAMED_SUBJECT = re.compile(r"^(?P<name>[A-Z][a-z]+)(?:'s\b|\s+[a-z])")
+# A sentence opening on a name: possessive ("Maria's puppy") or acting ("Maria offered"),
+# not a joint subject ("Maria and John adopted").
+_NAMED_SUBJECT = re.compile(
+    r"^(?P<name>[A-Z][a-z]+)(?P<possessive>'s\b)?(?(possessive)|\s+(?!and\b|&)[a-z])"
+)
 # Capitalised sentence starters that are not a person's name.
 _NOT_NAMES = frozenset(
     [
@@ -99,13 +103,18 @@ _NOT_NAMES = frozenset(
 
 def about_user(text: str, user_id: str) -> bool:
     """Whether a memory can be the user's own standing constraint: a store also holds what
-    other people said about themselves ("Mel has three kids" in Caroline's memory)."""
-    if contains(tokens(text), tokens(user_id)):
-        return True
+    other people said and did ("Mel has three kids", "Maria offered John her condolences"
+    in John's memory). A sentence whose subject is another person is theirs even when it
+    names the user; one about another person's thing ("Barcelona's metro ..., and John
+    will ride it") is the user's when it names the user."""
     found = _NAMED_SUBJECT.match(text)
     if found is None or found.group("name").lower() in _NOT_NAMES:
         return True
-    return found.group("name").lower() == user_id.lower()
+    if found.group("name").lower() == user_id.lower():
+        return True
+    if found.group("possessive"):
+        return contains(tokens(text), tokens(user_id))
+    return False
 
 
 class VisibilityIndexer:
