@@ -6,8 +6,9 @@ trained when first needed (well under a second; the examples' vectors are cached
 machine) on ``data/criticality.json`` and ``data/criticality_examples.json``: sentences
 authored from general knowledge, with any close to a development item removed
 (``scripts/decontaminate_examples.py``); or a prototype (a per-type sentence or a fact
-pattern) close enough on its own, as before the classifier existed. The nearest prototype
-names the type and the knowledge entries.
+pattern) close enough on its own and closer than to any ordinary example, as before the
+classifier existed. The nearest prototype names the type and the knowledge entries. A
+memory of advice or praise given to others (``text.gives_advice``) is never a constraint.
 With a capable LLM: one batched call per write that also proposes the situations where
 each constraint will matter.
 """
@@ -28,10 +29,11 @@ from logicmem.errors import ModelError
 from logicmem.models.embed.base import Embedder
 from logicmem.models.llm.base import LLM, extract_json
 from logicmem.routes.visible.kb import KnowledgeBase
+from logicmem.routes.visible.text import gives_advice
 from logicmem.store.base import Store
 
 NEAR_MIN = 0.55  # cosine to the nearest prototype that alone makes a memory critical
-NEAR_MARGIN = 0.05  # ... when that much closer than to any ordinary prototype
+NEAR_MARGIN = 0.05  # ... when that much closer than to any ordinary example
 P_MIN = 0.3  # default of visibility.critical_min: best F1 in 5-fold CV on the examples
 L2 = 0.03  # ridge penalty of the classifier (on the weighted mean loss), chosen by 5-fold CV
 LINK_MIN = 0.5  # cosine to a fact pattern that links a memory to a knowledge entry
@@ -158,7 +160,7 @@ def training_examples(kb: KnowledgeBase) -> tuple[list[str], list[str]]:
 class _Prototypes:
     critical: np.ndarray  # prototype vectors ...
     labels: list[tuple[str, str]]  # ... with their (type, entry id or "")
-    ordinary: np.ndarray  # the ordinary-life prototypes of criticality.json
+    ordinary: np.ndarray  # the ordinary-life examples (criticality.json and the authored set)
     classifier: Classifier
 
 
@@ -177,12 +179,11 @@ class CriticalityAssessor:
             # the training examples.
             x = self.cache.shared_vectors(critical + ordinary)
             row = {t: i for i, t in enumerate(critical + ordinary)}
-            plain = _authored("criticality.json")["ordinary"]
             y = np.r_[np.ones(len(critical)), np.zeros(len(ordinary))]
             self._protos = _Prototypes(
                 x[[row[t] for t in texts]],
                 labels,
-                x[[row[t] for t in plain]],
+                x[[row[t] for t in ordinary]],
                 train_classifier(x, y),
             )
         return self._protos
@@ -197,6 +198,9 @@ class CriticalityAssessor:
         probs = protos.classifier.proba(vectors)
         out = []
         for i, text in enumerate(texts):
+            if gives_advice(text):
+                out.append(Assessment(False, 0.0))
+                continue
             linked = self._linked_entries(crit_sims[i], labels)
             matches = self.kb.match_facts(text)
             if matches:
