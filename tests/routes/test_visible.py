@@ -24,6 +24,7 @@ from logicmem.routes.visible.text import (
     contains,
     contains_loosely,
     fact_tokens,
+    gives_advice,
     neutral_subject,
     tokens,
 )
@@ -296,6 +297,22 @@ def test_a_key_many_entries_share_is_weaker_evidence_than_a_specific_one() -> No
     assert specific.relevance() > shared.relevance()
     # both still count as matched: the discount ranks, it does not filter
     assert shared.matched(0.5, 0.5) and specific.matched(0.5, 0.5)
+
+
+@pytest.mark.parametrize(
+    ("text", "advice"),
+    [
+        ("Nora recommends a gluten-free bakery to her sister.", True),
+        ("Nora strongly suggests oat milk as a healthier alternative to cream.", True),
+        ("Nora's advice for new parents includes sleeping when the baby sleeps.", True),
+        ("Nora encourages her brother to keep going with physical therapy.", True),
+        ("Nora is allergic to peanuts and suggested we skip the satay.", False),
+        ("Nora's doctor recommends she avoid grapefruit.", False),
+        ("Nora takes warfarin.", False),
+    ],
+)
+def test_advice_given_to_others_is_recognised(text: str, advice: bool) -> None:
+    assert gives_advice(text) is advice
 
 
 def test_one_memory_per_constraint_but_a_matched_repeat_precedes_unmatched_fills() -> None:

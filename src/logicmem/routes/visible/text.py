@@ -196,3 +196,18 @@ def neutral_subject(text: str, user_id: str) -> str:
     for pattern, repl in _FIRST_PERSON:
         out = pattern.sub(repl.format(s=PROTOTYPE_SUBJECT), out)
     return out
+
+
+_ADVICE = re.compile(
+    r"^[A-Z][\w-]*(?:'s\s+(?:advice|tips?)\b|\s+(?:(?:also|often|always|strongly|highly)\s+)?"
+    r"(?:recommend|suggest|advis|encourag|urg|emphasi[sz]|acknowledg|appreciat|prais|"
+    r"congratulat|admir)\w*\b)"
+)
+
+
+def gives_advice(text: str) -> bool:
+    """A memory of what its subject recommended, praised or stressed to others ("Sam
+    suggests seltzer as a healthier alternative to soda", "Sam's advice for new writers
+    ..."): what is said about health or money there is advice, not the subject's own
+    standing constraint, whatever words it shares with one."""
+    return _ADVICE.match(text.strip()) is not None
