@@ -295,8 +295,11 @@ def test_a_key_many_entries_share_is_weaker_evidence_than_a_specific_one() -> No
     shared = _Candidate("a", "sensory", 0.9, "", key_sim=0.66, key_score=key_score(0.66, 0.3))
     specific = _Candidate("b", "resource", 0.9, "", key_sim=0.6, key_score=key_score(0.6, 0.72))
     assert specific.relevance() > shared.relevance()
-    # both still count as matched: the discount ranks, it does not filter
     assert shared.matched(0.5, 0.5) and specific.matched(0.5, 0.5)
+    # a match is judged on the discounted similarity: a shared key must fit more closely
+    weak = _Candidate("c", "pet", 0.9, "", key_sim=0.6, key_score=key_score(0.6, 0.2))
+    assert not weak.matched(0.5, 0.5)
+    assert "kept in view" in weak.reason(0.5, 0.5)
 
 
 @pytest.mark.parametrize(

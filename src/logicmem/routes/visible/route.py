@@ -49,6 +49,8 @@ class _Candidate:
     key_ref: str = ""
     key_sim: float = 0.0
     key_score: float = 0.0  # the best key's similarity, discounted when many entries share it
+    scored_key: str = ""  # ... that key, and its knowledge entry
+    scored_ref: str = ""
     memory_sim: float = 0.0
     hypothesis: str = ""  # the LLM's bridge hypothesis this memory answers
     hypothesis_sim: float = 0.0
@@ -58,7 +60,7 @@ class _Candidate:
         return (
             bool(self.lexical)
             or bool(self.hypothesis)
-            or self.key_sim >= key_min
+            or self.key_score >= key_min
             or self.memory_sim >= memory_min
         )
 
@@ -83,8 +85,12 @@ class _Candidate:
             return f"{head}; the request implies '{self.lexical}' ({self.implied_by}){ref}"
         if self.lexical:
             return f"{head}; the request mentions '{self.lexical}'{ref}"
-        if self.key_sim >= key_min:
-            return f"{head}; the request is close to '{self.key}'{ref} ({self.key_sim:.2f})"
+        if self.key_score >= key_min:
+            scored = f" ({self.scored_ref})" if self.scored_ref else ""
+            return (
+                f"{head}; the request is close to '{self.scored_key}'{scored}"
+                f" ({self.key_score:.2f})"
+            )
         if self.hypothesis:
             return f"{head}; answers the hypothesis '{self.hypothesis}' ({self.hypothesis_sim:.2f})"
         if self.memory_sim >= memory_min:
@@ -241,7 +247,9 @@ class VisibleRoute(Route):
                     continue
                 needle = key_tokens(key.key)
                 specific = kb.specificity(key.key) if key.kind == "kb" else 1.0
-                cand.key_score = max(cand.key_score, key_score(float(sim), specific))
+                score = key_score(float(sim), specific)
+                if score > cand.key_score:
+                    cand.key_score, cand.scored_key, cand.scored_ref = score, key.key, key.ref
                 weight = specific
                 # A named key counts as far as it also fits the request in context: "we
                 # leave Friday" names 'leave' (military leave) in another sense.
@@ -284,7 +292,7 @@ class VisibleRoute(Route):
                     rank=rank,
                     extras={
                         "constraint_type": c.ctype,
-                        "key": c.lexical or c.key,
+                        "key": c.lexical or c.scored_key or c.key,
                         "knowledge_entry": c.key_ref,
                     },
                 )
