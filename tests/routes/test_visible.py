@@ -282,6 +282,9 @@ def test_quota(k: int, share: float, expected: int) -> None:
         ("Nate shared a vegan recipe with John.", False),
         ("Maria and John adopted a rescue dog.", True),
         ("Barcelona's metro is crowded, and John will ride it daily.", True),
+        ("Quick heads-up: John's cardiologist started John on Eliquis.", True),
+        ("Big news—John is eleven weeks pregnant!", True),
+        ("Sulfites set off John's asthma.", True),
     ],
 )
 def test_only_the_users_own_facts_are_constraints(text: str, mine: bool) -> None:

@@ -25,11 +25,7 @@ from logicmem.types import MemoryEntry, Scope
 MAX_KEYS = 400  # anticipation keys kept per memory
 
 
-# A sentence opening on a name: possessive ("Maria's puppy") or acting ("Maria offered"),
-# not a joint subject ("Maria and John adopted").
-_NAMED_SUBJECT = re.compile(
-    r"^(?P<name>[A-Z][a-z]+)(?P<possessive>'s\b)?(?(possessive)|\s+(?!and\b|&)[a-z])"
-)
+_NAMED_SUBJECT = re.compile(r"^(?P<name>[A-Z][a-z]+)(?:'s\b|\s+[a-z])")
 # Capitalised sentence starters that are not a person's name.
 _NOT_NAMES = frozenset(
     [
@@ -101,20 +97,28 @@ _NOT_NAMES = frozenset(
 )
 
 
+def acts_on_user(text: str, user_id: str) -> bool:
+    """Another person's act towards the user ("Maria offered John her condolences", "Nate
+    shared a recipe with John"): a name, a verb and, within a few plain words, the user
+    as its object. Not "Sulfites set off John's asthma" (the user's own thing) nor "Quick
+    heads-up: John's cardiologist ..." (no plain verb after the first word)."""
+    name = re.escape(user_id)
+    pattern = rf"^[A-Z][a-z]+\s+(?!and\b|or\b)[a-z]+\s+(?:[a-z]+\s+){{0,6}}(?i:{name})(?!'s)\b"
+    return re.match(pattern, text) is not None
+
+
 def about_user(text: str, user_id: str) -> bool:
     """Whether a memory can be the user's own standing constraint: a store also holds what
-    other people said and did ("Mel has three kids", "Maria offered John her condolences"
-    in John's memory). A sentence whose subject is another person is theirs even when it
-    names the user; one about another person's thing ("Barcelona's metro ..., and John
-    will ride it") is the user's when it names the user."""
+    other people said about themselves ("Mel has three kids" in Caroline's memory) and
+    what they did to the user (``acts_on_user``)."""
     found = _NAMED_SUBJECT.match(text)
-    if found is None or found.group("name").lower() in _NOT_NAMES:
+    other = found is not None and found.group("name").lower() not in _NOT_NAMES
+    other = other and found is not None and found.group("name").lower() != user_id.lower()
+    if other and acts_on_user(text, user_id):
+        return False
+    if contains(tokens(text), tokens(user_id)):
         return True
-    if found.group("name").lower() == user_id.lower():
-        return True
-    if found.group("possessive"):
-        return contains(tokens(text), tokens(user_id))
-    return False
+    return not other
 
 
 class VisibilityIndexer:
