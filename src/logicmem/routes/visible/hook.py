@@ -112,8 +112,8 @@ def about_user(text: str, user_id: str) -> bool:
     other people said about themselves ("Mel has three kids" in Caroline's memory) and
     what they did to the user (``acts_on_user``)."""
     found = _NAMED_SUBJECT.match(text)
-    other = found is not None and found.group("name").lower() not in _NOT_NAMES
-    other = other and found is not None and found.group("name").lower() != user_id.lower()
+    name = found.group("name").lower() if found else ""
+    other = bool(name) and name not in _NOT_NAMES and name != user_id.lower()
     if other and acts_on_user(text, user_id):
         return False
     if contains(tokens(text), tokens(user_id)):
