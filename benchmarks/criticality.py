@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import tempfile
 from pathlib import Path
 
@@ -29,17 +28,9 @@ from logicmem.routes.visible.criticality import (
     VectorCache,
 )
 from logicmem.routes.visible.kb import load_kb
-from logicmem.routes.visible.text import neutral_subject
+from logicmem.routes.visible.text import neutral_subject, sentence_subject
 
 HERE = Path(__file__).resolve().parent
-
-
-def subject(text: str) -> str:
-    """Whose fact it is: first person, else the sentence's leading name."""
-    if re.match(r"(I|My|I'm|I've)\b", text):
-        return "me"
-    found = re.match(r"([A-Z][a-z]+)", text)
-    return found.group(1) if found else "me"
 
 
 def scores(rows: list[dict], thresholds: list[float]) -> dict[str, dict[str, float]]:
@@ -50,7 +41,7 @@ def scores(rows: list[dict], thresholds: list[float]) -> dict[str, dict[str, flo
     ):
         kb = load_kb()
         assessor = CriticalityAssessor(kb, VectorCache(mem.store, mem.env.embedder))
-        texts = [neutral_subject(r["text"], subject(r["text"])) for r in rows]
+        texts = [neutral_subject(r["text"], sentence_subject(r["text"])) for r in rows]
         vectors = mem.env.embedder.embed(texts)
         truth = np.array([bool(r["critical"]) for r in rows])
         found = assessor.assess(texts, vectors)

@@ -15,23 +15,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 from pathlib import Path
 
 from logicmem.config import load_settings
 from logicmem.models.factory import build_embedder
-from logicmem.routes.visible.text import PROTOTYPE_SUBJECT, neutral_subject
+from logicmem.routes.visible.text import PROTOTYPE_SUBJECT, neutral_subject, sentence_subject
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "src" / "logicmem" / "data" / "criticality_examples.json"
 EVAL = ROOT / "benchmarks" / "data" / "criticality_eval.jsonl"
-
-
-def _subject(text: str) -> str:
-    found = re.match(r"([A-Z][a-z]+)\b(?!')", text)
-    if re.match(r"(I|My|Our)\b", text) or found is None:
-        return "me"
-    return found.group(1)
 
 
 def dev_memories(shared: Path) -> list[str]:
@@ -72,7 +64,7 @@ def main() -> None:
     EXAMPLES.write_text(json.dumps(examples, indent=1, ensure_ascii=False) + "\n")
     rows = [json.loads(line) for line in EVAL.read_text().splitlines() if line.strip()]
     # Evaluation sentences name other people: compare them in the examples' subject.
-    flags = keep([neutral_subject(r["text"], _subject(r["text"])) for r in rows])
+    flags = keep([neutral_subject(r["text"], sentence_subject(r["text"])) for r in rows])
     kept = [r for r, ok in zip(rows, flags, strict=True) if ok]
     EVAL.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in kept))
     print(f"removed {removed} training examples and {flags.count(False)} evaluation sentences")

@@ -26,6 +26,7 @@ from logicmem.routes.visible.text import (
     fact_tokens,
     gives_advice,
     neutral_subject,
+    sentence_subject,
     tokens,
 )
 from logicmem.types import Scope
@@ -303,6 +304,20 @@ def test_a_key_many_entries_share_is_weaker_evidence_than_a_specific_one() -> No
     weak = _Candidate("c", "pet", 0.9, "", key_sim=0.6, key_score=key_score(0.6, 0.2))
     assert not weak.matched(0.5, 0.5)
     assert "kept in view" in weak.reason(0.5, 0.5)
+
+
+@pytest.mark.parametrize(
+    ("text", "who"),
+    [
+        ("I swell up if I eat lupin.", "me"),
+        ("My lease forbids pets.", "me"),
+        ("Tom's landlord won't allow pets.", "Tom"),
+        ("Tom takes warfarin.", "Tom"),
+        ("the lease forbids pets", "me"),
+    ],
+)
+def test_the_subject_of_a_standalone_sentence(text: str, who: str) -> None:
+    assert sentence_subject(text) == who
 
 
 @pytest.mark.parametrize(

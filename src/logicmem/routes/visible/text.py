@@ -182,6 +182,15 @@ _FIRST_PERSON = [
 ]
 
 
+def sentence_subject(text: str) -> str:
+    """Whose fact a standalone sentence states, for data with no user attached (authored
+    examples, evaluation sentences): "me" for the first person, else the leading name."""
+    if re.match(r"(I|My|I'm|I've)\b", text):
+        return "me"
+    found = re.match(r"([A-Z][a-z]+)", text)
+    return found.group(1) if found else "me"
+
+
 def neutral_subject(text: str, user_id: str) -> str:
     """The memory as the prototypes phrase it: the user named ``PROTOTYPE_SUBJECT``.
 
