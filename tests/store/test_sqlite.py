@@ -76,6 +76,14 @@ def test_bm25_and_vectors_see_only_active_memories_of_the_scope(store: SQLiteSto
     assert store.vectors(Scope("u"))[0] == ["b"]  # the cache was invalidated by the write
 
 
+def test_vectors_come_in_the_order_memories_were_stored(store: SQLiteStore) -> None:
+    # The visible route reads a later row as said more recently (its tie-break).
+    for i, mid in enumerate(["z", "a", "m", "b"]):
+        store.add_memory(_entry(mid, f"fact {mid}"), _vec(i), {})
+    store.supersede("m", "b", {})
+    assert store.vectors(Scope("u"))[0] == ["z", "a", "b"]
+
+
 def test_delete_user_removes_every_trace(store: SQLiteStore) -> None:
     store.add_turns([Turn(user_id="u", session_id="s", turn_id="1", speaker="u", text="hi")])
     store.add_memory(_entry("a", "Ana adopted a kitten"), _vec(1), {})

@@ -229,7 +229,8 @@ class Store(ABC):
 
     @abstractmethod
     def vectors(self, scope: Scope) -> tuple[list[str], np.ndarray]:
-        """Ids and the (n, dims) unit-vector matrix of the scope's active memories."""
+        """Ids and the (n, dims) unit-vector matrix of the scope's active memories, in the
+        order they were stored (the visible route reads later rows as said more recently)."""
 
     # -- visibility annotations -----------------------------------------------------------
     @abstractmethod

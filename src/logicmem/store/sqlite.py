@@ -476,7 +476,9 @@ class SQLiteStore(RuleMemTables, Store):
             if cached is not None:
                 return cached.view()
             clause, params = _scope_sql(scope)
-            rows = self._db.execute(sql.SELECT_VECTORS + clause, [scope.user_id, *params])
+            rows = self._db.execute(
+                sql.SELECT_VECTORS + clause + " ORDER BY rowid", [scope.user_id, *params]
+            )
             ids, blobs = [], []
             for memory_id, blob in rows:
                 ids.append(memory_id)
