@@ -321,10 +321,10 @@ def test_json_summary(cli_env, tmp_path: Path, background: Path, capsys) -> None
 def test_malformed_jsonl_names_the_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text('{"id": 1}\n{not json}\n')
-    with pytest.raises(InputError, match=r"bad.jsonl, line 2"):
+    with pytest.raises(InputError, match=r"bad.jsonl:2 is not valid JSON"):
         read_jsonl(path)
     path.write_text('{"id": 1}\n\n{"x": 2}\n')
-    with pytest.raises(InputError, match=r"line 3: missing field\(s\) id"):
+    with pytest.raises(InputError, match=r"bad.jsonl:3 is missing field\(s\) id"):
         read_jsonl(path, ("id",))
 
 

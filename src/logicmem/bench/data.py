@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from logicmem.errors import InputError
+from logicmem.io.formats import iter_jsonl
 
 _SESSION_KEY = re.compile(r"^session_(\d+)$")
 _DIA_ID = re.compile(r"D:?(\d+):(\d+)")
@@ -18,23 +19,12 @@ _DIA_ID = re.compile(r"D:?(\d+):(\d+)")
 def read_jsonl(path: str | Path, required: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """Objects of a JSONL file; a bad line raises InputError naming the file and line."""
     p = Path(path)
-    if not p.is_file():
-        raise InputError(f"{p} does not exist or is not a file")
     rows = []
-    with p.open(encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{p}, line {number}: not valid JSON ({exc.msg})") from None
-            if not isinstance(row, dict):
-                raise InputError(f"{p}, line {number}: expected a JSON object")
-            missing = [key for key in required if row.get(key) in (None, "")]
-            if missing:
-                raise InputError(f"{p}, line {number}: missing field(s) {', '.join(missing)}")
-            rows.append(row)
+    for number, row in iter_jsonl(p):
+        missing = [key for key in required if row.get(key) in (None, "")]
+        if missing:
+            raise InputError(f"{p}:{number} is missing field(s) {', '.join(missing)}")
+        rows.append(row)
     if not rows:
         raise InputError(f"{p} has no records")
     return rows
