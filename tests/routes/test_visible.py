@@ -372,6 +372,27 @@ def test_a_question_about_someone_gets_no_unmatched_constraints(tmp_path: Path) 
     assert not any(i.route == "visible" for i in recall.items)
 
 
+def test_a_question_about_someone_earns_a_slot_by_a_key_not_by_similarity(
+    tmp_path: Path,
+) -> None:
+    # Recall about a named person is the semantic route's job: a constraint that merely
+    # resembles the question takes no reserved slot, one whose key it names does.
+    mem = _memory(tmp_path)
+    _add(mem, "I'm allergic to peanuts since childhood.", *ORDINARY)
+    similar = "When did Rosa learn that Maya is allergic to peanuts since childhood?"
+    assert not any(i.route == "visible" for i in mem.context(similar, user_id="maya", k=10).items)
+    [named] = [
+        i
+        for i in mem.context("Did Rosa bring satay to the party?", user_id="maya", k=10).items
+        if i.route == "visible"
+    ]
+    assert "the request mentions 'satay'" in named.reason
+    advice = mem.context(
+        "Is my allergy to peanuts since childhood a problem?", user_id="maya", k=10
+    )
+    assert any(i.route == "visible" for i in advice.items)  # the speaker's own request
+
+
 @pytest.mark.parametrize(
     ("text", "entry"),
     [

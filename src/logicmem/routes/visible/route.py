@@ -8,7 +8,8 @@ capable LLM, the bridge hypotheses it answers (one call per request; see ``bridg
 Matched constraints fill the slice first (at most ``share`` of k), one memory per
 constraint before a second one; from ``fill_min_k`` on, unmatched constraints fill
 what is left, closest to the request first, unless the request is a question about a
-named person rather than the speaker's own (``asks_about_someone``). Superseded memories
+named person rather than the speaker's own (``asks_about_someone``), for which only a
+key or hypothesis match earns a slot. Superseded memories
 are never candidates. Every hit says why it is there."""
 
 from __future__ import annotations
@@ -169,7 +170,8 @@ def asks_about_someone(query: str) -> bool:
     """A question about a named person ("What did Caroline research?"), not a request of
     the speaker's own: no first-person word, not an instruction, and a name inside it.
     Standing constraints decide advice; they are not kept in view for such recall
-    questions unless the question itself matches them."""
+    questions unless the question names or implies one of their keys (similarity alone
+    is the semantic route's job)."""
     text = query.strip()
     if _FIRST_PERSON.search(text) or _IMPERATIVE.match(text):
         return False
@@ -193,20 +195,25 @@ class VisibleRoute(Route):
         candidates = self._candidates(env, query, scope, filters)
         if not candidates:
             return Proposal([], quota=0)
-        matched = [c for c in candidates if c.matched(cfg.key_min, cfg.memory_min)]
+        recall = asks_about_someone(query)
+        # A recall question about a named person is the semantic route's job: a constraint
+        # merely similar to it would take a slot from the evidence, so only a key the
+        # question names or implies (or a bridge hypothesis) earns one.
+        memory_min = math.inf if recall else cfg.memory_min
+        matched = [c for c in candidates if c.matched(cfg.key_min, memory_min)]
         # Ties (constraints matched through the same key) go to the more critical, then to
         # the more recently stated.
         matched.sort(key=lambda c: (-c.relevance(), -c.criticality, -c.order))
         seen: set[str] = set()
         chosen = diverse(matched, seen)
-        if k >= cfg.fill_min_k and not asks_about_someone(query):
+        if k >= cfg.fill_min_k and not recall:
             # Unmatched constraints: the closest to the request first, even when no key
             # passed its threshold; criticality breaks ties.
             rest = [c for c in candidates if c not in matched]
             rest.sort(key=lambda c: (-c.relevance(), -c.criticality, -c.order))
             chosen += diverse(rest, seen)
         n = quota(k, cfg.share)
-        return Proposal(self._hits(env, chosen[:n], cfg.key_min, cfg.memory_min), quota=n)
+        return Proposal(self._hits(env, chosen[:n], cfg.key_min, memory_min), quota=n)
 
     def _candidates(
         self, env: RouteEnv, query: str, scope: Scope, filters: dict[str, Any] | None
