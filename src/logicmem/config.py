@@ -62,7 +62,7 @@ class RetrievalSettings(_Section):
 
 class VisibilitySettings(_Section):
     enabled: bool = True
-    share: float = Field(default=0.4, ge=0.0, le=1.0)
+    share: float = Field(default=0.5, ge=0.0, le=1.0)
     """Largest part of k the visible slice may take."""
     key_min: float = 0.5
     """Cosine of the request to an anticipation key that counts as a match."""
