@@ -152,6 +152,15 @@ def test_anticipation_key_brings_the_constraint_into_context(tmp_path: Path) -> 
         assert item.route and item.reason and item.source_turns
 
 
+def test_a_short_term_illness_is_a_constraint_while_it_lasts(tmp_path: Path) -> None:
+    mem = _memory(tmp_path)
+    _add(mem, "I came down with the flu on Monday.", *ORDINARY)
+    ctx = mem.context("Can we still host the baby shower at my place?", user_id="maya", k=4)
+    first = ctx.items[0]
+    assert first.route == "visible" and "flu" in first.text
+    assert "'baby shower'" in first.reason and "acute-influenza" in first.reason
+
+
 def test_a_travel_constraint_matches_a_request_that_names_only_a_city(tmp_path: Path) -> None:
     mem = _memory(tmp_path)
     _add(mem, "I'm on probation until next year.", *ORDINARY)
