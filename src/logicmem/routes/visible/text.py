@@ -103,11 +103,14 @@ _AGE = re.compile(
 # How a fact is said, normalised so "I'm a realtor" ~ "Sam is a licensed realtor" and
 # "my daughter" ~ "Sam's daughter" ~ "his daughter", while "our kids" does not match
 # "books for kids" (the possessive is kept as a marker instead of being dropped).
-MARKERS = frozenset(["poss", "be"])  # the words fact_tokens puts for possession and *be*
+# A past *be* ("was pregnant", "when they were teenagers") is kept apart from the present:
+# a pattern of a present state ("i'm a teenager") does not match what no longer holds.
+MARKERS = frozenset(["poss", "be", "was"])  # what fact_tokens puts for possession and *be*
 _FACT_FORMS = {
     **dict.fromkeys(["i", "we", "he", "she", "they", "i'd", "we'd", "i'll", "we'll"], ""),
     **dict.fromkeys(["my", "our", "his", "her", "their", "mine", "ours"], "poss"),
-    **dict.fromkeys(["is", "am", "are", "was", "were", "i'm", "we're", "he's", "she's"], "be"),
+    **dict.fromkeys(["is", "am", "are", "i'm", "we're", "he's", "she's"], "be"),
+    **dict.fromkeys(["was", "were"], "was"),
     **dict.fromkeys(["they're", "be", "been", "being"], "be"),
     # "has a toddler" ~ "my toddler": having is possessing, for these patterns.
     **dict.fromkeys(["has", "have", "had", "having", "i've", "we've", "they've"], "poss"),
