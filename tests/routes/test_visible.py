@@ -146,25 +146,28 @@ def test_criticality_from_the_knowledge_resource(tmp_path: Path) -> None:
     assert all(r.source == "kb" and r.reason.startswith("states") for r in rows.values())
 
 
-def test_anticipation_key_brings_the_constraint_into_context(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("fact", "query", "word", "key", "entry"),
+    [
+        ("I'm allergic to peanuts.", "Can you give me a good pad thai recipe for tonight?",
+         "peanuts", "pad thai", "allergy-peanut"),
+        # a short-term illness is a constraint while it lasts
+        ("I came down with the flu on Monday.", "Can we still host the baby shower at my place?",
+         "flu", "baby shower", "acute-influenza"),
+    ],
+)  # fmt: skip
+def test_anticipation_key_brings_the_constraint_into_context(
+    tmp_path: Path, fact: str, query: str, word: str, key: str, entry: str
+) -> None:
     mem = _memory(tmp_path)
-    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
-    ctx = mem.context("Can you give me a good pad thai recipe for tonight?", user_id="maya", k=4)
+    _add(mem, fact, *ORDINARY)
+    ctx = mem.context(query, user_id="maya", k=4)
     first = ctx.items[0]
-    assert first.route == "visible" and "peanuts" in first.text
-    assert "the request mentions 'pad thai'" in first.reason and "allergy-peanut" in first.reason
+    assert first.route == "visible" and word in first.text
+    assert f"the request mentions '{key}'" in first.reason and entry in first.reason
     assert first.source_turns  # provenance to the turn that said it
     for item in ctx.items:
         assert item.route and item.reason and item.source_turns
-
-
-def test_a_short_term_illness_is_a_constraint_while_it_lasts(tmp_path: Path) -> None:
-    mem = _memory(tmp_path)
-    _add(mem, "I came down with the flu on Monday.", *ORDINARY)
-    ctx = mem.context("Can we still host the baby shower at my place?", user_id="maya", k=4)
-    first = ctx.items[0]
-    assert first.route == "visible" and "flu" in first.text
-    assert "'baby shower'" in first.reason and "acute-influenza" in first.reason
 
 
 def test_a_travel_constraint_matches_a_request_that_names_only_a_city(tmp_path: Path) -> None:
