@@ -20,7 +20,7 @@ def _gap(needle: tuple[str, ...]) -> int:
     """Words allowed between a pattern's words: one when it has two content words ("uses
     oxygen" in "uses home oxygen") or is a copula ("is a psychologist" in "is a licensed
     psychologist"); none for possession of one thing ("my kids" is not "her fur kids")."""
-    return 1 if len(set(needle) - MARKERS) > 1 or needle[0] in ("be", "was") else 0
+    return 1 if len(set(needle) - MARKERS) > 1 or needle[0] in ("be", "was", "had") else 0
 
 
 @dataclass(frozen=True)

@@ -103,9 +103,11 @@ _AGE = re.compile(
 # How a fact is said, normalised so "I'm a realtor" ~ "Sam is a licensed realtor" and
 # "my daughter" ~ "Sam's daughter" ~ "his daughter", while "our kids" does not match
 # "books for kids" (the possessive is kept as a marker instead of being dropped).
-# A past *be* ("was pregnant", "when they were teenagers") is kept apart from the present:
-# a pattern of a present state ("i'm a teenager") does not match what no longer holds.
-MARKERS = frozenset(["poss", "be", "was"])  # what fact_tokens puts for possession and *be*
+# A past *be* or *have* ("was pregnant", "when they were teenagers", "had a dog back in
+# Michigan") is kept apart from the present: a pattern of a present state ("i'm a
+# teenager", "has a dog") does not match what no longer holds; one of a past event ("had
+# a concussion") still does.
+MARKERS = frozenset(["poss", "be", "was", "had"])  # what fact_tokens puts for have and be
 _FACT_FORMS = {
     **dict.fromkeys(["i", "we", "he", "she", "they", "i'd", "we'd", "i'll", "we'll"], ""),
     **dict.fromkeys(["my", "our", "his", "her", "their", "mine", "ours"], "poss"),
@@ -113,7 +115,8 @@ _FACT_FORMS = {
     **dict.fromkeys(["was", "were"], "was"),
     **dict.fromkeys(["they're", "be", "been", "being"], "be"),
     # "has a toddler" ~ "my toddler": having is possessing, for these patterns.
-    **dict.fromkeys(["has", "have", "had", "having", "i've", "we've", "they've"], "poss"),
+    **dict.fromkeys(["has", "have", "having", "i've", "we've", "they've"], "poss"),
+    "had": "had",
     **dict.fromkeys(["does", "did", "do"], "do"),
     **dict.fromkeys(["a", "an", "the"], ""),
 }
@@ -136,7 +139,8 @@ def _digits(match: re.Match[str]) -> str:
 
 def fact_tokens(text: str) -> tuple[str, ...]:
     """Word stems for matching a stated fact against knowledge patterns, whoever says it:
-    subject pronouns dropped, possessives and *have* as ``poss``, forms of *be* as one word;
+    subject pronouns dropped, possessives and *have* as ``poss``, forms of *be* as one word,
+    past *be* and *have* as their own words;
     number words as digits; an age stated any common way ("turning three", "is 20",
     "twenty years old") also as "N year old"; hyphenated words split ("two-seater")."""
     text = _NUMBER_WORD.sub(_digits, fold(text))
@@ -148,6 +152,9 @@ def fact_tokens(text: str) -> tuple[str, ...]:
             out.extend([_stem(word[:-2]), "poss"])
             continue
         word = _FACT_FORMS.get(word.rstrip("'"), word.rstrip("'"))
+        if word == "had" and out and out[-1] in ("poss", "be"):
+            out[-1] = "poss"  # "has had", "she's had": the present perfect still holds
+            continue
         out.extend(_stem(part) for part in word.split("-") if part)
     return tuple(out)
 
