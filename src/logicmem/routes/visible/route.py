@@ -46,9 +46,8 @@ class _Candidate:
     lexical: str = ""  # the key found in the request's words
     lexical_weight: float = 0.0  # how specific that key is (1: names one constraint only)
     implied_by: str = ""  # set when the request implies the key rather than naming it
-    key: str = ""  # the closest key in embedding space
-    key_ref: str = ""
-    key_sim: float = 0.0
+    key_ref: str = ""  # the knowledge entry of the named key, else of the closest key
+    key_sim: float = 0.0  # the closest key's similarity
     key_score: float = 0.0  # the best key's similarity, discounted when many entries share it
     scored_key: str = ""  # ... that key, and its knowledge entry
     scored_ref: str = ""
@@ -269,7 +268,7 @@ class VisibleRoute(Route):
                     cand.lexical, cand.key_ref, cand.implied_by = key.key, key.ref, why
                     cand.lexical_weight = weight
                 if sim > cand.key_sim:
-                    cand.key_sim, cand.key = float(sim), key.key
+                    cand.key_sim = float(sim)
                     if not cand.lexical:
                         cand.key_ref = key.ref
         return list(by_id.values())
@@ -299,7 +298,7 @@ class VisibleRoute(Route):
                     rank=rank,
                     extras={
                         "constraint_type": c.ctype,
-                        "key": c.lexical or c.scored_key or c.key,
+                        "key": c.lexical or c.scored_key,
                         "knowledge_entry": c.key_ref,
                     },
                 )
