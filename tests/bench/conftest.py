@@ -137,6 +137,28 @@ def inmind_tasks(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def inmind_halves(tmp_path: Path) -> Path:
+    """Six positives and four negatives whose ids fall in both halves, both kinds in each."""
+    hobbies = ["knits", "rows", "paints", "sings", "bakes", "hikes", "swims", "draws", "runs"]
+    rows = []
+    for n, hobby in enumerate([*hobbies, "skates"]):
+        kind = "positive" if n < 6 else "negative"
+        rows.append(
+            {
+                "id": f"p{n}" if n < 6 else f"n{n - 6}",
+                "kind": kind,
+                "domain": "hobby",
+                "fact": f"I {hobby.removesuffix('s')} every week.",
+                "fact_memory": f"{{user}} {hobby} every week.",
+                "ack": "Nice.",
+                "naive_query": "What do I do every week?",
+                "indirect_query": f"Plan my week around {n}.",
+            }
+        )
+    return write_jsonl(tmp_path / "halves.jsonl", rows)
+
+
+@pytest.fixture
 def imlogic_items(tmp_path: Path) -> Path:
     rows = []
     for i, (ms, ml, query) in enumerate(

@@ -158,6 +158,7 @@ def test_inmind_memory_level_with_answers(
     )
     full = results["methods"]["full"]
     assert full["n"] == 3 and full["negatives"]["n"] == 1
+    assert full["negatives"]["shown"] == {"2": 1.0, "4": 1.0}
     assert full["target_recall"] == {"2": 1.0, "4": 1.0}
     # "nut" is an expect_any stem of every task here: lexical application is 1.0
     assert full["application_lexical"] == {"2": 1.0, "4": 1.0}
@@ -477,3 +478,65 @@ def test_context_uses_every_enabled_route(
     )
     assert results["config"]["settings"]["visibility"]["enabled"] is True
     assert results["methods"]["context"]["n"] == 3
+
+
+def test_half_age_and_negatives_shown_are_recorded(
+    cli_env, tmp_path: Path, background: Path, inmind_halves: Path
+) -> None:
+    def results(name: str, *args: str) -> dict[str, Any]:
+        out = tmp_path / name
+        base = ["inmind", "--tasks", str(inmind_halves), "--background", str(background)]
+        common = ["--methods", "full", "--k", "2", "--no-plots", "--quiet", "--no-cache"]
+        assert main([*base, *common, *args, "--out", str(out)]) == 0
+        return dict(json.loads((out / "results.json").read_text()))
+
+    a = results("a", "--half", "A", "--distractors", "2", "--distractor-age", "older")
+    b = results("b", "--half", "B", "--distractors", "2")
+    assert (a["config"]["bench"]["half"], a["config"]["bench"]["distractor_age"]) == ("A", "older")
+    assert (b["config"]["bench"]["half"], b["config"]["bench"]["distractor_age"]) == ("B", "random")
+    assert a["data"]["n"] + b["data"]["n"] == 10
+    for run in (a, b):
+        negatives = run["methods"]["full"]["negatives"]
+        assert negatives["n"] == 2
+        # "full" puts every memory in context: the irrelevant fact is always shown
+        assert negatives["shown"] == negatives["target_recall"] == {"2": 1.0}
+    text = (tmp_path / "b" / "report.md").read_text()
+    assert "negatives shown @2" in text and "- options: half B, distractors 2 (random age)" in text
+
+
+@pytest.mark.parametrize(
+    "benchmark",
+    [
+        ["inmind", "--tasks", "{tasks}", "--background", "{bg}"],
+        ["imlogic", "--items", "{items}", "--background", "{bg}"],
+        ["locomo", "--data", "{bg}"],
+        ["recall", "--history", "{tasks}", "--questions", "{tasks}"],
+    ],
+)
+def test_missing_matplotlib_fails_before_any_work(
+    cli_env,
+    tmp_path: Path,
+    background: Path,
+    inmind_tasks: Path,
+    imlogic_items: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys,
+    benchmark: list[str],
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "matplotlib" else real(name, *a),
+    )
+    paths = {"{tasks}": inmind_tasks, "{items}": imlogic_items, "{bg}": background}
+    args = [str(paths.get(a, a)) for a in benchmark]
+    out = tmp_path / "o"
+    assert main([*args, "--out", str(out), "--quiet", "--methods", "bm25"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'logicmem[bench]'" in err and "--no-plots" in err
+    assert not out.exists()
+    if benchmark[0] == "locomo":  # without plots the same run goes ahead
+        assert main([*args, "--out", str(out), "--quiet", "--methods", "bm25", "--no-plots"]) == 0

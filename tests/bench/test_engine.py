@@ -134,13 +134,15 @@ def test_template_is_built_once_per_background(
     assert len(records) == 4 * 2 * 2  # tasks x (naive, target) x ks
 
 
-def test_distractors_come_before_the_task(background: Path, imlogic_items: Path) -> None:
+def test_older_distractors_come_before_the_task(background: Path, imlogic_items: Path) -> None:
     convs = load_backgrounds(background, ["1"])
     items = imlogic.load_items(imlogic_items, None)
-    mem_plan = next(imlogic.plans(items, convs, imlogic.Options(distractors=2)))
+    older = imlogic.Options(distractors=2, distractor_age="older")
+    mem_plan = next(imlogic.plans(items, convs, older))
     ids = [t["turn_id"] for t in mem_plan.sessions[0].turns]
     assert ids[-2:] == ["inject:i0:ml", "inject:i0:ms"] and len(ids) == 6
-    conv_plan = next(imlogic.plans(items, convs, imlogic.Options("conversation", distractors=2)))
+    older.level = "conversation"
+    conv_plan = next(imlogic.plans(items, convs, older))
     order = [t["turn_id"] for s in [*conv_plan.background, *conv_plan.sessions] for t in s.turns]
     assert max(i for i, t in enumerate(order) if t.startswith("distract:")) < order.index(
         "inject:i0:ml"

@@ -3,11 +3,18 @@
 ``add_parser(subparsers)`` registers ``bench`` on the main CLI; each handler takes the
 parsed args and returns an exit code (bad input raises ``InputError``, exit 2 upstream).
 ``python -m logicmem.bench`` runs the same parser standalone.
+
+inmind and imlogic also take ``--distractor-age older|random`` (are the ``--distractors``
+always older than the task's own facts, or each older or newer by a seeded coin; default
+random) and ``--half A|B`` (one dev half, by a hash of each item's id; see
+``data.half_of``). Optional dependencies are checked before any work: plots need
+matplotlib (``pip install 'logicmem[bench]'``) unless ``--no-plots``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 import time
@@ -18,8 +25,9 @@ from typing import Any
 from logicmem.bench import answer as ans
 from logicmem.bench import results as res
 from logicmem.bench.adapters import imlogic, inmind, locomo, recall
+from logicmem.bench.adapters.common import AGES, InjectionOptions
 from logicmem.bench.cache import CachingEmbedder, default_cache_dir
-from logicmem.bench.data import load_backgrounds
+from logicmem.bench.data import HALVES, load_backgrounds
 from logicmem.bench.engine import Engine, consolidation_summary, store_summary, usage_summary
 from logicmem.bench.methods import available, resolve
 from logicmem.config import Settings, load_settings
@@ -58,7 +66,11 @@ def _common(p: argparse.ArgumentParser, default_k: str) -> None:
         "--cache", type=Path, help="embedding cache dir (default: ~/.cache/logicmem/bench)"
     )
     p.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
-    p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    p.add_argument(
+        "--no-plots",
+        action="store_true",
+        help="skip the PNG plots (they need matplotlib: pip install 'logicmem[bench]')",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.add_argument("--label", help="a name for this run in docs/benchmarks.md")
 
@@ -79,6 +91,21 @@ def _injected(p: argparse.ArgumentParser, what: str) -> None:
         type=int,
         default=0,
         help="add the facts of N other tasks as the same user's",
+    )
+    p.add_argument(
+        "--distractor-age",
+        choices=AGES,
+        default="random",
+        help="older: every distractor is older than the task's facts (inserted or said "
+        "before them); random: each is older or newer by a coin fixed by --seed, and none "
+        "fills a single-valued slot (residence, employer...) the task's facts fill "
+        "(default random)",
+    )
+    p.add_argument(
+        "--half",
+        choices=HALVES,
+        help="only one dev half: the items whose sha256('logicmem-half:ID') is even (A) or "
+        "odd (B), whatever the file order and --seed; applied before --limit",
     )
 
 
@@ -132,6 +159,7 @@ class Setup:
     """Settings, the cached embedder, methods and budgets for one run."""
 
     def __init__(self, args: argparse.Namespace, embedder: Embedder | None = None) -> None:
+        check_optional(args)
         self.args = args
         self.settings: Settings = load_settings(config_file=args.config)
         self.methods = resolve(args.methods.split(","))
@@ -203,6 +231,20 @@ class Setup:
         return 0
 
 
+def check_optional(args: argparse.Namespace) -> None:
+    """Fail before any work when an optional module the run ends with is missing.
+
+    Plots are drawn after the last probe, so a missing matplotlib would otherwise surface
+    only when the whole run is done. (``--judge`` needs the openai client, a core
+    dependency, and is built before any work.)
+    """
+    if not args.no_plots and importlib.util.find_spec("matplotlib") is None:
+        raise InputError(
+            "plots need matplotlib, which is not installed: pip install 'logicmem[bench]', "
+            "or pass --no-plots"
+        )
+
+
 def _argv_for_record() -> list[str]:
     """argv as ``logicmem bench ...``, whether run from the main CLI or ``-m logicmem.bench``."""
     argv = sys.argv[1:]
@@ -226,6 +268,28 @@ def _check_injection(args: argparse.Namespace) -> None:
         raise InputError(f"--distractors cannot be negative, got {args.distractors}")
 
 
+def _injection_options(args: argparse.Namespace) -> InjectionOptions:
+    return InjectionOptions(
+        args.level,
+        args.seed,
+        args.distractors,
+        args.inject_per_run,
+        args.limit,
+        args.distractor_age,
+        args.half,
+    )
+
+
+def _injection_record(args: argparse.Namespace) -> dict[str, Any]:
+    """The injection options results.json keeps under config.bench."""
+    return {
+        "distractors": args.distractors,
+        "distractor_age": args.distractor_age,
+        "half": args.half,
+        "inject_per_run": args.inject_per_run,
+    }
+
+
 # -- handlers -----------------------------------------------------------------------------
 def run_recall(args: argparse.Namespace, embedder: Embedder | None = None) -> int:
     setup = Setup(args, embedder)
@@ -239,14 +303,13 @@ def run_inmind(args: argparse.Namespace, embedder: Embedder | None = None) -> in
     _check_injection(args)
     setup = Setup(args, embedder)
     convs = load_backgrounds(args.background, _conversations(args.conversations))
-    opt = inmind.Options(args.level, args.seed, args.distractors, args.inject_per_run, args.limit)
+    opt = _injection_options(args)
     llm = ans.build_answerer(setup.settings) if args.answer else None
     judge = _judge_llm(args, setup.settings, args.answer)
     with setup.engine(llm) as engine:
         outcome = inmind.run(args.tasks, args.background, convs, engine, opt, llm=llm, judge=judge)
         options = setup.options(
-            distractors=args.distractors,
-            inject_per_run=args.inject_per_run,
+            **_injection_record(args),
             conversations=[c.id for c in convs],
             answer=args.answer,
             judge=args.judge,
@@ -258,13 +321,12 @@ def run_imlogic(args: argparse.Namespace, embedder: Embedder | None = None) -> i
     _check_injection(args)
     setup = Setup(args, embedder)
     convs = load_backgrounds(args.background, _conversations(args.conversations))
-    opt = imlogic.Options(args.level, args.seed, args.distractors, args.inject_per_run, args.limit)
+    opt = _injection_options(args)
     llm = ans.build_answerer(setup.settings) if args.mcq else None
     with setup.engine(llm) as engine:
         outcome = imlogic.run(args.items, args.background, convs, engine, opt, llm=llm)
         options = setup.options(
-            distractors=args.distractors,
-            inject_per_run=args.inject_per_run,
+            **_injection_record(args),
             conversations=[c.id for c in convs],
             mcq=args.mcq,
         )

@@ -1,4 +1,10 @@
-"""Reading benchmark inputs with clear errors: JSONL files, LoCoMo conversations, hashes."""
+"""Reading benchmark inputs with clear errors: JSONL files, LoCoMo conversations, hashes.
+
+Dev halves (``--half A|B``): an item belongs to half A when sha256 of
+``logicmem-half:<id>`` is even, B when odd. The split depends on the id alone, not on
+file order or ``--seed``, so tuning on A and checking on B stays honest when the file
+is reordered or grows.
+"""
 
 from __future__ import annotations
 
@@ -28,6 +34,32 @@ def read_jsonl(path: str | Path, required: tuple[str, ...] = ()) -> list[dict[st
     if not rows:
         raise InputError(f"{p} has no records")
     return rows
+
+
+HALVES = ("A", "B")
+_HALF_SALT = "logicmem-half:"
+
+
+def half_of(item_id: str) -> str:
+    """ "A" or "B": the parity of sha256 over the salted id (even -> A)."""
+    digest = hashlib.sha256(f"{_HALF_SALT}{item_id}".encode()).hexdigest()
+    return HALVES[int(digest, 16) % 2]
+
+
+def select(rows: list[dict[str, Any]], half: str | None, limit: int | None) -> list[dict[str, Any]]:
+    """The rows of ``half`` (all when None), then the first ``limit`` of them.
+
+    The half comes first so that ``--half A --limit N`` takes N items of A, not the
+    A-items among the file's first N.
+    """
+    if half is not None:
+        if half not in HALVES:
+            raise InputError(f"half {half!r}: choose {' or '.join(HALVES)}")
+        kept = [r for r in rows if half_of(str(r["id"])) == half]
+        if not kept:
+            raise InputError(f"none of the {len(rows)} items falls in half {half}")
+        rows = kept
+    return rows[:limit] if limit else rows
 
 
 def file_digest(paths: list[Path]) -> str:

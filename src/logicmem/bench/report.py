@@ -41,6 +41,16 @@ def ordered(metrics: list[str], main: list[str]) -> list[str]:
     return [m for m in main if m in metrics] + [m for m in metrics if m not in main]
 
 
+def has_negatives(methods: dict[str, Any]) -> bool:
+    return any((b.get("negatives") or {}).get("n") for b in methods.values())
+
+
+def shown(block: dict[str, Any], k: str) -> str:
+    """The negatives' shown rate at ``k`` in %; blank where results predate the key."""
+    neg = block.get("negatives") or {}
+    return pct(neg["shown"].get(k)) if "shown" in neg else ""
+
+
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
@@ -48,14 +58,16 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def method_table(results: dict[str, Any], main: list[str]) -> list[str]:
-    """Methods x (metric@k) in percent, then context size and latency."""
+    """Methods x (metric@k) in percent, the negatives' shown rate, context size, latency."""
     methods = results["methods"]
     if not methods:
         return ["(no methods)"]
     ks = [str(k) for k in results["ks"]]
     first = next(iter(methods.values()))
     names = ordered(scalar_metrics(first), main)
+    negatives = has_negatives(methods)
     header = ["method", "n"] + [f"{m} @{k}" for m in names for k in ks]
+    header += [f"negatives shown @{k}" for k in ks] if negatives else []
     sliced = any("visible" in b.get("route_items_mean", {}) for b in methods.values())
     header += [f"items @{k}" for k in ks]
     header += [f"visible @{k}" for k in ks] if sliced else []
@@ -67,6 +79,7 @@ def method_table(results: dict[str, Any], main: list[str]) -> list[str]:
             fmt = num if metric in ("f1", "bleu1") else pct
             values = block.get(metric, {})
             row += [fmt(values.get(k)) if fmt is pct else num(values.get(k), 3) for k in ks]
+        row += [shown(block, k) for k in ks] if negatives else []
         row += [num(block["context_items_mean"].get(k)) for k in ks]
         if sliced:
             visible = block.get("route_items_mean", {}).get("visible", {})
@@ -92,6 +105,9 @@ def group_table(results: dict[str, Any], metric: str) -> list[str]:
         n = next((b.get("n") for b in blocks if b), "")
         label = f"{g} {legend[g]}" if g in legend else g
         rows.append([label, str(n)] + [pct(b.get(metric, {}).get(k)) for b in blocks])
+    if has_negatives(methods):
+        n = next(b["negatives"]["n"] for b in methods.values() if b.get("negatives"))
+        rows.append(["negatives: shown", str(n)] + [shown(b, k) for b in methods.values()])
     return [f"{metric} @{k} by group (%):", "", *_table(header, rows)]
 
 
@@ -168,6 +184,7 @@ def mcq_tables(results: dict[str, Any]) -> list[str]:
 
 
 def negatives_table(results: dict[str, Any]) -> list[str]:
+    """InMind negatives; ``shown``: the irrelevant fact reached the indirect query's context."""
     ks = [str(k) for k in results["ks"]]
     rows = []
     for name, block in results["methods"].items():
@@ -180,12 +197,15 @@ def negatives_table(results: dict[str, Any]) -> list[str]:
                     for m in ("naive_recall", "target_recall")
                     for k in ks
                 ]
+                + [shown(block, k) for k in ks]
             )
     if not rows:
         return []
     header = ["method", "n"] + [f"{m} @{k}" for m in ("naive_recall", "target_recall") for k in ks]
+    header += [f"shown @{k}" for k in ks]
     return [
-        "Negatives (the fact is irrelevant to the indirect query) (%):",
+        "Negatives (the fact is irrelevant to the indirect query; shown: it reached the "
+        "indirect query's context, lower is better) (%):",
         "",
         *_table(header, rows),
     ]
@@ -200,6 +220,16 @@ def controls_lines(results: dict[str, Any]) -> list[str]:
         cells = ", ".join(f"{key} {pct(v)}%" for key, v in block.items() if key != "n")
         out.append(f"- {name} (n={block.get('n')}): {cells}")
     return ["In-context control (the fact alone in context):", "", *out] if out else []
+
+
+def options_lines(results: dict[str, Any]) -> list[str]:
+    """The dev half and the distractors, when the run had them: they change what n means."""
+    bench = (results.get("config") or {}).get("bench") or {}
+    parts = [f"half {bench['half']}"] if bench.get("half") else []
+    if bench.get("distractors"):
+        age = f" ({bench['distractor_age']} age)" if bench.get("distractor_age") else ""
+        parts.append(f"distractors {bench['distractors']}{age}")
+    return [f"- options: {', '.join(parts)}"] if parts else []
 
 
 def body(results: dict[str, Any], main: list[str]) -> list[str]:
@@ -218,6 +248,7 @@ def body(results: dict[str, Any], main: list[str]) -> list[str]:
             else ""
         ),
     ]
+    lines += options_lines(results)
     if results.get("command"):
         lines.append(f"- command: `{results['command']}`")
     lines += ["", "Rates in %; items and tokens are context means; latency per retrieval.", ""]
@@ -262,6 +293,9 @@ def summary_table(runs: list[dict[str, Any]]) -> list[str]:
             for m in methods
         ]
         rows.append([label, f"{metric} @{k}", *cells, num(r.get("elapsed_s"), 0)])
+        if has_negatives(r["methods"]):
+            cells = [shown(r["methods"][m], k) if m in r["methods"] else "" for m in methods]
+            rows.append([label, f"negatives shown @{k}", *cells, ""])
     return [
         "## Summary",
         "",

@@ -4,17 +4,32 @@ Memory level: the bank is every ``session_N_observation`` entry, each stored ver
 (``infer=False``) as one memory whose turn id traces to its ``dia_id``s. Conversation
 level: the raw sessions go through the system's own write path, speaker_a as the user
 and speaker_b as another person, each session dated.
+
+Distractors (``--distractors N``) are the facts of N other tasks, stated as the same
+user's. ``--distractor-age older`` makes every one older than the task's own facts;
+``random`` (the default) places each one older or newer by a coin fixed by the seed, the
+task and the distractor, so recall is not measured only where the task's fact is the
+newest. Newer distractors could supersede the task's fact, so with ``random`` a
+candidate that fills a single-valued slot the run's facts fill (residence, employer...,
+see ``logicmem.write.supersede``) is never picked.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from logicmem.bench.data import Conversation
 from logicmem.bench.engine import Session
+from logicmem.errors import InputError
+from logicmem.write.supersede import slots_of
+
+AGES = ("older", "random")
+NEWER_ORDER = 1 << 20
+"""``Injection.order`` of a newer distractor: after every task turn of a shared session."""
 
 
 @dataclass
@@ -26,6 +41,8 @@ class InjectionOptions:
     distractors: int = 0
     inject_per_run: int = 1
     limit: int | None = None
+    distractor_age: str = "random"
+    half: str | None = None
 
 
 @dataclass
@@ -84,11 +101,22 @@ def near(center: int, j: int, n: int) -> int:
 def spread(limit: int, count: int, rng: random.Random) -> list[int]:
     """``count`` session indices before ``limit`` (the run's first injection), sorted.
 
-    Distractors are older than the task's own facts, so a conflicting distractor (another
-    item's "moved to Denver") never supersedes the decisive fact; with no earlier session
-    they share the first injected one, placed before the task's turns.
+    Older distractors: with no earlier session they share the first injected one, placed
+    before the task's turns.
     """
-    pool = list(range(limit)) or [limit]
+    return _sample(list(range(limit)) or [limit], count, rng)
+
+
+def spread_after(last: int, n: int, count: int, rng: random.Random) -> list[int]:
+    """``count`` session indices after ``last`` (the run's last injection), sorted.
+
+    Newer distractors: with no later session they share the last injected one, placed
+    after the task's turns.
+    """
+    return _sample(list(range(last + 1, n)) or [last], count, rng)
+
+
+def _sample(pool: list[int], count: int, rng: random.Random) -> list[int]:
     if count <= len(pool):
         return sorted(rng.sample(pool, count))
     return sorted(rng.choice(pool) for _ in range(count))
@@ -120,12 +148,54 @@ def chunks(indices: list[int], size: int) -> list[list[int]]:
     return [indices[i : i + size] for i in range(0, len(indices), size)]
 
 
-def pick_others(ids: list[str], own: str, n: int, seed: int) -> list[str]:
-    """``n`` ids other than ``own``, fixed by the seed and ``own``."""
-    pool = [i for i in ids if i != own]
+def pick_others(ids: list[str], own: str, n: int, seed: int, skip: Iterable[str] = ()) -> list[str]:
+    """``n`` ids other than ``own`` and ``skip``, fixed by the seed and ``own``."""
+    left_out = {own, *skip}
+    pool = [i for i in ids if i not in left_out]
     if n <= 0 or not pool:
         return []
     return random.Random(f"{seed}:distractors:{own}").sample(pool, min(n, len(pool)))
+
+
+class Distractors:
+    """Picks each task's distractors and says where they go (older or newer, and when).
+
+    ``ids`` are the candidates; ``texts`` maps every task id (candidate or not) to the
+    texts its injection states (memories and utterances): the slot rule reads those.
+    """
+
+    def __init__(self, ids: list[str], texts: dict[str, list[str]], opt: InjectionOptions):
+        if opt.distractor_age not in AGES:
+            raise InputError(f"distractor age {opt.distractor_age!r}: choose {' or '.join(AGES)}")
+        self.ids, self.opt = ids, opt
+        self.slots = {i: frozenset(s for t in ts for s in slots_of(t)) for i, ts in texts.items()}
+
+    def pick(self, own: str, run: list[str]) -> list[str]:
+        """The distractors of task ``own``; ``run``: every task whose facts share the store."""
+        skip: list[str] = []
+        if self.opt.distractor_age == "random":
+            taken = frozenset(s for i in run for s in self.slots[i])
+            skip = [i for i in self.ids if self.slots[i] & taken]
+        return pick_others(self.ids, own, self.opt.distractors, self.opt.seed, skip)
+
+    def split(self, own: str, others: list[str]) -> tuple[list[str], list[str]]:
+        """(older, newer) distractors: all older with age ``older``, else a coin for each."""
+        if self.opt.distractor_age == "older":
+            return list(others), []
+        newer = {
+            o for o in others if random.Random(f"{self.opt.seed}:age:{own}:{o}").random() < 0.5
+        }
+        return [o for o in others if o not in newer], [o for o in others if o in newer]
+
+    def spots(
+        self, own: str, others: list[str], first: int, last: int, n: int
+    ) -> list[tuple[str, int, int]]:
+        """(distractor, session, order) around the run's injections in ``n`` sessions."""
+        older, newer = self.split(own, others)
+        rng = random.Random(f"{self.opt.seed}:spread:{own}")
+        out = [(o, s, -1) for o, s in zip(older, spread(first, len(older), rng), strict=True)]
+        after = spread_after(last, n, len(newer), rng)
+        return out + [(o, s, NEWER_ORDER) for o, s in zip(newer, after, strict=True)]
 
 
 def fill_user(text: str, user: str) -> str:

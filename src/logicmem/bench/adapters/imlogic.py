@@ -5,11 +5,16 @@ level: the semantic utterance ends the middle session and the logical one a sess
 the first third, so the decisive fact is the older one. Metrics: ``recall_ms``,
 ``recall_ml``, the outcome table (IMLogic Table 6) and, with ``--mcq``, accuracy, trap
 rates and accuracy by outcome row, options shuffled by the seed.
+
+Distractors (other items' m_l and m_s) go before or after the item's pair in the bank at
+memory level, and into sessions before its m_l or after its m_s at conversation level:
+``--distractor-age older`` puts all of them before, ``random`` (default) flips a seeded
+coin for each (see ``common.Distractors``). ``--half A|B`` keeps one dev half of the
+items by the id hash of ``data.half_of``.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +22,7 @@ from typing import Any
 from logicmem.bench import answer as ans
 from logicmem.bench import metrics as m
 from logicmem.bench.adapters import common
-from logicmem.bench.data import Conversation, background_files, data_info, read_jsonl
+from logicmem.bench.data import Conversation, background_files, data_info, read_jsonl, select
 from logicmem.bench.engine import AnswerFn, Engine, Plan, Probe, Record, Session
 from logicmem.bench.methods import Item
 from logicmem.bench.results import Outcome
@@ -43,7 +48,7 @@ TRAPS = {
 }
 
 
-def load_items(path: Path, limit: int | None) -> list[dict[str, Any]]:
+def load_items(path: Path, limit: int | None, half: str | None = None) -> list[dict[str, Any]]:
     items = read_jsonl(path, REQUIRED)
     for item in items:
         options = item["options"]
@@ -53,7 +58,7 @@ def load_items(path: Path, limit: int | None) -> list[dict[str, Any]]:
             )
     if len({str(i["id"]) for i in items}) != len(items):
         raise InputError(f"{path}: item ids are not unique")
-    return items[:limit] if limit else items
+    return select(items, half, limit)
 
 
 def _probe(item: dict[str, Any]) -> Probe:
@@ -87,8 +92,14 @@ def _turns(item: dict[str, Any], user: str, own: bool, memory: bool) -> list[dic
     return out
 
 
+def distractors(items: list[dict[str, Any]], opt: Options) -> common.Distractors:
+    keys = ("logical_memory", "semantic_memory", "logical_utterance", "semantic_utterance")
+    texts = {str(i["id"]): [i[key] for key in keys] for i in items}
+    return common.Distractors(list(texts), texts, opt)
+
+
 def plans(items: list[dict[str, Any]], convs: list[Conversation], opt: Options) -> Iterator[Plan]:
-    ids = [str(i["id"]) for i in items]
+    pool = distractors(items, opt)
     by_id = {str(i["id"]): i for i in items}
     owner = common.assign(len(items), len(convs))
     for c, conv in enumerate(convs):
@@ -97,14 +108,13 @@ def plans(items: list[dict[str, Any]], convs: list[Conversation], opt: Options) 
         if opt.level == "memory":
             bank, aliases = common.observation_bank(conv)
             for i in mine:
-                item = items[i]
-                # Distractors first: the item's own facts are the newest (see common.spread).
-                turns = []
-                for other in common.pick_others(ids, str(item["id"]), opt.distractors, opt.seed):
-                    turns += _turns(by_id[other], user, False, True)
+                item, iid = items[i], str(items[i]["id"])
+                older, newer = pool.split(iid, pool.pick(iid, [iid]))
+                turns = [t for o in older for t in _turns(by_id[o], user, False, True)]
                 turns += _turns(item, user, True, True)
+                turns += [t for o in newer for t in _turns(by_id[o], user, False, True)]
                 yield Plan(
-                    f"{conv.id}/{item['id']}",
+                    f"{conv.id}/{iid}",
                     user,
                     False,
                     bank,
@@ -118,21 +128,20 @@ def plans(items: list[dict[str, Any]], convs: list[Conversation], opt: Options) 
         mid, third = common.middle(n), common.first_third(n)
         for group in common.chunks(mine, opt.inject_per_run):
             injections = []
+            run_ids = [str(items[i]["id"]) for i in group]
             first = min(common.near(third, j, n) for j in range(len(group)))
+            last = max(common.near(mid, j, n) for j in range(len(group)))
             for j, i in enumerate(group):
-                item = items[i]
-                ml, ms = _turns(item, user, True, False)
+                ml, ms = _turns(items[i], user, True, False)
                 injections.append(common.Injection(common.near(third, j, n), [ml], 2 * j))
                 injections.append(common.Injection(common.near(mid, j, n), [ms], 2 * j + 1))
-                others = common.pick_others(ids, str(item["id"]), opt.distractors, opt.seed)
-                rng = random.Random(f"{opt.seed}:spread:{item['id']}")
-                spots = common.spread(first, len(others), rng)
-                for other, spot in zip(others, spots, strict=True):
+                others = pool.pick(run_ids[j], run_ids)
+                for other, spot, order in pool.spots(run_ids[j], others, first, last, n):
                     injections.append(
-                        common.Injection(spot, _turns(by_id[other], user, False, False), -1)
+                        common.Injection(spot, _turns(by_id[other], user, False, False), order)
                     )
             background, rest = common.place(sessions, injections)
-            key = f"{conv.id}/" + "+".join(str(items[i]["id"]) for i in group)
+            key = f"{conv.id}/" + "+".join(run_ids)
             yield Plan(key, user, True, background, rest, [_probe(items[i]) for i in group])
 
 
@@ -196,7 +205,7 @@ def run(
     *,
     llm: LLM | None = None,
 ) -> Outcome:
-    items = load_items(items_path, opt.limit)
+    items = load_items(items_path, opt.limit, opt.half)
     by_id = {str(i["id"]): i for i in items}
     category = {str(i["id"]): str(i["category"]) for i in items}
     owner = common.assign(len(items), len(convs))

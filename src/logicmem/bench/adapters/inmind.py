@@ -5,12 +5,19 @@ Memory level: the bank is the conversation's observations plus the task's ``fact
 the user) and the ack (said by the other speaker) end the middle session; the rest of the
 dialogue is processed after it. ``target_recall``: the fact's turn is in the context of
 the indirect query; ``naive_recall``: the same for the naive query. Positives are
-reported under ``methods``; negatives apart, under each method's ``negatives``.
+reported under ``methods``; negatives apart, under each method's ``negatives``, whose
+``shown`` is the rate at which the irrelevant fact reached the indirect query's context
+(lower is better).
+
+Distractors (other positives' facts) are inserted before or after the task's memory at
+memory level, and said in sessions before or after the injection at conversation level:
+``--distractor-age older`` puts all of them before, ``random`` (default) flips a seeded
+coin for each (see ``common.Distractors``). ``--half A|B`` keeps one dev half of the
+tasks, positives and negatives alike, by the id hash of ``data.half_of``.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +25,7 @@ from typing import Any
 from logicmem.bench import answer as ans
 from logicmem.bench import metrics as m
 from logicmem.bench.adapters import common
-from logicmem.bench.data import Conversation, background_files, data_info, read_jsonl
+from logicmem.bench.data import Conversation, background_files, data_info, read_jsonl, select
 from logicmem.bench.engine import AnswerFn, Engine, Plan, Probe, Record, Session
 from logicmem.bench.methods import Item
 from logicmem.bench.results import Outcome
@@ -30,7 +37,7 @@ Options = common.InjectionOptions
 REQUIRED = ("id", "kind", "domain", "fact", "fact_memory", "ack", "naive_query", "indirect_query")
 
 
-def load_tasks(path: Path, limit: int | None) -> list[dict[str, Any]]:
+def load_tasks(path: Path, limit: int | None, half: str | None = None) -> list[dict[str, Any]]:
     tasks = read_jsonl(path, REQUIRED)
     ids = [str(t["id"]) for t in tasks]
     if len(set(ids)) != len(ids):
@@ -38,7 +45,7 @@ def load_tasks(path: Path, limit: int | None) -> list[dict[str, Any]]:
     for t in tasks:
         if t["kind"] not in ("positive", "negative"):
             raise InputError(f"{path}: task {t['id']} has kind {t['kind']!r} (positive|negative)")
-    return tasks[:limit] if limit else tasks
+    return select(tasks, half, limit)
 
 
 def _probes(task: dict[str, Any]) -> list[Probe]:
@@ -90,8 +97,15 @@ def _utterances(task: dict[str, Any], conv: Conversation, own: bool) -> list[dic
     ]
 
 
-def plans(tasks: list[dict[str, Any]], convs: list[Conversation], opt: Options) -> Iterator[Plan]:
+def distractors(tasks: list[dict[str, Any]], opt: Options) -> common.Distractors:
+    """Candidates are the positives; every task's fact and memory feed the slot rule."""
+    texts = {str(t["id"]): [t["fact"], t["fact_memory"]] for t in tasks}
     positives = [str(t["id"]) for t in tasks if t["kind"] == "positive"]
+    return common.Distractors(positives, texts, opt)
+
+
+def plans(tasks: list[dict[str, Any]], convs: list[Conversation], opt: Options) -> Iterator[Plan]:
+    pool = distractors(tasks, opt)
     by_id = {str(t["id"]): t for t in tasks}
     owner = common.assign(len(tasks), len(convs))
     for c, conv in enumerate(convs):
@@ -99,13 +113,13 @@ def plans(tasks: list[dict[str, Any]], convs: list[Conversation], opt: Options) 
         if opt.level == "memory":
             bank, aliases = common.observation_bank(conv)
             for i in mine:
-                task = tasks[i]
-                others = common.pick_others(positives, str(task["id"]), opt.distractors, opt.seed)
-                # Distractors first: the task's own fact is the newest (see common.spread).
-                turns = [_memory_turn(by_id[o], conv.speaker_a, False) for o in others]
+                task, tid = tasks[i], str(tasks[i]["id"])
+                older, newer = pool.split(tid, pool.pick(tid, [tid]))
+                turns = [_memory_turn(by_id[o], conv.speaker_a, False) for o in older]
                 turns.append(_memory_turn(task, conv.speaker_a, True))
+                turns += [_memory_turn(by_id[o], conv.speaker_a, False) for o in newer]
                 yield Plan(
-                    f"{conv.id}/{task['id']}",
+                    f"{conv.id}/{tid}",
                     conv.speaker_a,
                     False,
                     bank,
@@ -115,24 +129,22 @@ def plans(tasks: list[dict[str, Any]], convs: list[Conversation], opt: Options) 
                 )
             continue
         sessions = common.dialogue(conv)
-        center = common.middle(len(sessions))
+        n, center = len(sessions), common.middle(len(sessions))
         for group in common.chunks(mine, opt.inject_per_run):
             injections, probes = [], []
-            first = min(common.near(center, j, len(sessions)) for j in range(len(group)))
+            run_ids = [str(tasks[i]["id"]) for i in group]
+            wheres = [common.near(center, j, n) for j in range(len(group))]
             for j, i in enumerate(group):
                 task = tasks[i]
-                where = common.near(center, j, len(sessions))
-                injections.append(common.Injection(where, _utterances(task, conv, True), j))
-                others = common.pick_others(positives, str(task["id"]), opt.distractors, opt.seed)
-                rng = random.Random(f"{opt.seed}:spread:{task['id']}")
-                spots = common.spread(first, len(others), rng)
-                for o, spot in zip(others, spots, strict=True):
+                injections.append(common.Injection(wheres[j], _utterances(task, conv, True), j))
+                others = pool.pick(run_ids[j], run_ids)
+                for o, spot, order in pool.spots(run_ids[j], others, min(wheres), max(wheres), n):
                     injections.append(
-                        common.Injection(spot, _utterances(by_id[o], conv, False), -1)
+                        common.Injection(spot, _utterances(by_id[o], conv, False), order)
                     )
                 probes += _probes(task)
             background, rest = common.place(sessions, injections)
-            key = f"{conv.id}/" + "+".join(str(tasks[i]["id"]) for i in group)
+            key = f"{conv.id}/" + "+".join(run_ids)
             yield Plan(key, conv.speaker_a, True, background, rest, probes)
 
 
@@ -232,6 +244,8 @@ def aggregate(
         block["negatives"] = {"n": len({task_of(r.probe) for r in neg})} | {
             key: m.by_k(neg, ks, fn) for key, fn in metrics.items()
         }
+        # A negative's target_recall is the irrelevant fact shown: named for what it means.
+        block["negatives"]["shown"] = dict(block["negatives"]["target_recall"])
         methods[name] = block
     return methods
 
@@ -246,7 +260,7 @@ def run(
     llm: LLM | None = None,
     judge: LLM | None = None,
 ) -> Outcome:
-    tasks = load_tasks(tasks_path, opt.limit)
+    tasks = load_tasks(tasks_path, opt.limit, opt.half)
     owner = common.assign(len(tasks), len(convs))
     user_of = {str(t["id"]): convs[owner[i]].speaker_a for i, t in enumerate(tasks)}
     by_id = {str(t["id"]): t for t in tasks}
