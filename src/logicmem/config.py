@@ -63,13 +63,24 @@ class RetrievalSettings(_Section):
 class VisibilitySettings(_Section):
     enabled: bool = True
     share: float = Field(default=0.5, ge=0.0, le=1.0)
-    """Largest part of k the visible slice may take."""
-    key_min: float = 0.5
-    """Cosine of the request to an anticipation key that counts as a match."""
-    memory_min: float = 0.5
-    """Cosine of the request to a critical memory itself that counts as a match."""
-    fill_min_k: int = 10
-    """From this k on, unmatched standing constraints fill the rest of the slice."""
+    """Largest part of k the visible slice may take (a cap: only constraints the request
+    engages enter it, so it is often smaller, and may be empty)."""
+    min_probability: float = Field(default=0.5, ge=0.0, le=1.0)
+    """Probability that a constraint matters for the request (the learned relevance model
+    times the criticality) at which it enters the slice; 0.5 is "as likely as not"."""
+    named_min_specificity: float = Field(default=0.5, ge=0.0, le=1.0)
+    """A key the request names, or implies (a city abroad implies the country), engages its
+    constraint on its own when at least this specific (1: one knowledge entry lists it;
+    0: every entry does), with that specificity as its probability; a more shared key
+    counts only through the relevance model."""
+    recall_named_only: bool = True
+    """For a question about a named person rather than the speaker's own request, only a
+    key the question names or implies (or a bridge hypothesis) engages a constraint."""
+    max_windows: int = Field(default=4, ge=0)
+    """Clauses of a multi-clause request compared with the keys besides the whole request
+    (each costs one more embedding per request)."""
+    bridge_min: float = 0.5
+    """Cosine of a capable LLM's bridge hypothesis to a memory that counts as naming it."""
     critical_min: float = Field(default=0.3, ge=0.0, le=1.0)
     """Probability from the criticality classifier at which a memory counts as a standing
     constraint (5-fold cross-validated; 1.0 leaves only the knowledge resource and the

@@ -70,7 +70,7 @@ def bridges(
     env: RouteEnv, query: str, scope: Scope, ids: list[str], matrix: np.ndarray
 ) -> dict[str, Bridge]:
     """Per memory id: the hypothesis it is closest to, for memories at or above
-    ``memory_min`` of one (the cosine at which a memory counts as matching the request)."""
+    ``visibility.bridge_min`` of one (the cosine at which a memory counts as naming it)."""
     found = hypotheses(env, query, scope)
     if not found or not ids:
         return {}
@@ -79,6 +79,6 @@ def bridges(
     out = {}
     for j, memory_id in enumerate(ids):
         sim = float(sims[best[j], j])
-        if sim >= env.visibility.memory_min:
+        if sim >= env.visibility.bridge_min:
             out[memory_id] = Bridge(memory_id, found[int(best[j])], sim)
     return out

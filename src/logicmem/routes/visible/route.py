@@ -1,23 +1,26 @@
 """Query time: which standing constraints earn a place in view for this request.
 
-Each critical memory is scored against the request by (1) its anticipation keys named
-in the request's words, or implied by them (a city abroad implies international travel),
-(2) the closest key in embedding space, discounted when many knowledge entries share it
-(``key_score``), (3) the memory's own similarity, and (4) with a
-capable LLM, the bridge hypotheses it answers (one call per request; see ``bridge``).
-Matched constraints fill the slice first (at most ``share`` of k), one memory per
-constraint before a second one; from ``fill_min_k`` on, unmatched constraints fill
-what is left, closest to the request first, unless the request is a question about a
-named person rather than the speaker's own (``asks_about_someone``), for which only a
-key or hypothesis match earns a slot. Superseded memories
-are never candidates. Every hit says why it is there."""
+Every critical memory is scored against the request by ``KeyIndex.match`` (its
+anticipation keys named in the request's words or implied by them — a city abroad
+implies international travel —, the closest key in embedding space, discounted when many
+knowledge entries share it) and by its own similarity to the request; the learned
+relevance model (``relevance``) turns these into the probability that the constraint
+matters here, times the probability that the memory is a standing constraint at all; a
+key the request names outright counts at least as much as it is specific
+(``visibility.named_min_specificity``).
+A constraint enters the slice only when that probability reaches
+``visibility.min_probability``, or a capable LLM's bridge hypothesis names it (see
+``bridge``); nothing fills a share for its own sake, so the slice may be empty. For a
+question about a named person rather than the speaker's own (``asks_about_someone``),
+only a key the question names or implies, or a hypothesis, earns a slot. The slice takes
+at most ``share`` of k, one memory per constraint before a second one, most probable
+first. Superseded memories are never candidates. Every hit says why it is there."""
 
 from __future__ import annotations
 
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -28,13 +31,10 @@ from logicmem.routes.semantic import SemanticRoute, allowed_ids
 from logicmem.routes.visible.bridge import bridges, hypotheses
 from logicmem.routes.visible.expand import expansions
 from logicmem.routes.visible.kb import load_kb
-from logicmem.routes.visible.text import contains, tokens
+from logicmem.routes.visible.keyindex import KeyIndex
+from logicmem.routes.visible.relevance import load_model, request_windows
+from logicmem.routes.visible.text import tokens
 from logicmem.types import Hit, Scope
-
-IMPLIED_WEIGHT = 0.8  # a key the request implies (a place abroad) vs one it names
-LEXICAL_BONUS = 0.5  # relevance added by a named key of specificity 1
-CRITICALITY_WEIGHT = 0.2  # relevance added by a certain standing constraint (criticality 1)
-SHARED_KEY_DISCOUNT = 0.3  # similarity lost by a key every knowledge entry names (specificity 0)
 
 
 @dataclass
@@ -43,84 +43,61 @@ class _Candidate:
     ctype: str
     criticality: float
     why: str
-    lexical: str = ""  # the key found in the request's words
-    lexical_weight: float = 0.0  # how specific that key is (1: names one constraint only)
+    lexical: str = ""  # the key found in the request's words (or implied by them)
+    lexical_weight: float = 0.0  # how specific that key is (less when only implied)
+    lexical_specificity: float = 0.0  # ... and its own specificity
     implied_by: str = ""  # set when the request implies the key rather than naming it
     key_ref: str = ""  # the knowledge entry of the named key, else of the closest key
     key_sim: float = 0.0  # the closest key's similarity
     key_score: float = 0.0  # the best key's similarity, discounted when many entries share it
-    scored_key: str = ""  # ... that key, and its knowledge entry
-    scored_ref: str = ""
+    scored_key: str = ""  # ... that key
     memory_sim: float = 0.0
     hypothesis: str = ""  # the LLM's bridge hypothesis this memory answers
     hypothesis_sim: float = 0.0
+    relevance: float = 0.0  # p(the constraint matters for this request), from the model
     order: int = -1  # position in the store (later = said more recently)
 
-    def matched(self, key_min: float, memory_min: float) -> bool:
-        return (
-            bool(self.lexical)
-            or bool(self.hypothesis)
-            or self.key_score >= key_min
-            or self.memory_sim >= memory_min
-        )
+    @property
+    def probability(self) -> float:
+        """p(matters) = p(engaged by the request) x p(a standing constraint at all)."""
+        return self.relevance * min(1.0, self.criticality)
 
-    def relevance(self) -> float:
-        # A named key is strong evidence only when it is specific to few constraints
-        # ("lilies"); a shared everyday word ("car") adds little to the similarity. A
-        # fact stated in the knowledge resource's words, or classified with confidence,
-        # is more surely a standing constraint than an opinion that mentions a pet. The
-        # closest key counts as far as it is specific (``key_score``).
-        best = max(self.key_score, self.memory_sim, self.hypothesis_sim)
-        return LEXICAL_BONUS * self.lexical_weight + best + CRITICALITY_WEIGHT * self.criticality
+    def engaged(self, min_probability: float, similarity_counts: bool) -> bool:
+        if self.hypothesis:
+            return True
+        if not similarity_counts:
+            return bool(self.lexical) and self.probability >= min_probability
+        return self.probability >= min_probability
 
     @property
     def constraint(self) -> str:
         """What the memory is evidence of: its knowledge entry, else its type."""
         return self.key_ref or self.ctype
 
-    def reason(self, key_min: float, memory_min: float) -> str:
+    def reason(self) -> str:
         head = f"standing constraint ({self.ctype.replace('_', ' ')}; {self.why})"
         ref = f" ({self.key_ref})" if self.key_ref else ""
-        if self.lexical and self.implied_by:
-            return f"{head}; the request implies '{self.lexical}' ({self.implied_by}){ref}"
-        if self.lexical:
-            return f"{head}; the request mentions '{self.lexical}'{ref}"
-        if self.key_score >= key_min:
-            scored = f" ({self.scored_ref})" if self.scored_ref else ""
-            return (
-                f"{head}; the request is close to '{self.scored_key}'{scored}"
-                f" ({self.key_score:.2f})"
-            )
+        p = f"; p={self.probability:.2f}"
         if self.hypothesis:
             return f"{head}; answers the hypothesis '{self.hypothesis}' ({self.hypothesis_sim:.2f})"
-        if self.memory_sim >= memory_min:
-            return f"{head}; similar to the request ({self.memory_sim:.2f})"
-        return f"{head}; kept in view at this budget"
-
-
-def query_windows(query: str, width: int = 5, stride: int = 3) -> list[str]:
-    """Clauses of the request and short word windows over long ones: an anticipation key
-    ("pain reliever") is compared with parts of a request, not only with all of it."""
-    clauses = [c.strip() for c in re.split(r"[.?!,;:()\u2014\u2013]|\s-\s|\band\b|\bbut\b", query)]
-    out: list[str] = []
-    for clause in clauses:
-        words = clause.split()
-        if not words:
-            continue
-        out.append(clause)
-        if len(words) > width:
-            out.extend(
-                " ".join(words[i : i + width]) for i in range(0, len(words) - width + 1, stride)
+        if self.lexical and self.implied_by:
+            return f"{head}; the request implies '{self.lexical}' ({self.implied_by}){ref}{p}"
+        if self.lexical:
+            return f"{head}; the request mentions '{self.lexical}'{ref}{p}"
+        if self.key_score >= self.memory_sim:
+            return (
+                f"{head}; the request is close to '{self.scored_key}'{ref} ({self.key_sim:.2f}){p}"
             )
-    return list(dict.fromkeys(out))[:24]
+        return f"{head}; similar to the request ({self.memory_sim:.2f}){p}"
 
 
 def window_vectors(env: RouteEnv, query: str) -> np.ndarray:
+    """The request's vector, then its clauses' when it has several (``request_windows``)."""
     cache = env.cache.setdefault("window_vectors", {})
     if query not in cache:
         if len(cache) > 64:
             cache.clear()
-        windows = query_windows(query)
+        windows = request_windows(query, env.visibility.max_windows)
         vectors = [query_vector(env, query)[None, :]]
         if windows:
             vectors.append(env.embedder.embed(windows))
@@ -129,23 +106,23 @@ def window_vectors(env: RouteEnv, query: str) -> np.ndarray:
     return result
 
 
-def key_score(similarity: float, specificity: float) -> float:
-    """A key's similarity to the request, discounted as far as the key is shared: "wedding"
-    is a situation of dozens of knowledge entries and fits any of them no better than the
-    request fits a wedding; "destination wedding" is evidence for few. (An IDF for keys.)"""
-    return similarity * (1.0 - SHARED_KEY_DISCOUNT * (1.0 - specificity))
-
-
-@lru_cache(maxsize=65536)
-def key_tokens(key: str) -> tuple[str, ...]:
-    """A key's tokens, computed once: every request compares the user's keys."""
-    return tokens(key)
+def key_index(env: RouteEnv, scope: Scope) -> KeyIndex:
+    """The user's keys as a ``KeyIndex``, rebuilt only when the store's keys changed (the
+    store hands back the same matrix object while they have not)."""
+    keys, matrix = env.store.memory_keys(scope)
+    cache: dict[Scope, tuple[np.ndarray, KeyIndex]] = env.cache.setdefault("key_index", {})
+    held = cache.get(scope)
+    if held is None or held[0] is not matrix:
+        if len(cache) > 32:
+            cache.clear()
+        held = (matrix, KeyIndex(keys, matrix, load_kb()))
+        cache[scope] = held
+    return held[1]
 
 
 def diverse(tier: list[_Candidate], seen: set[str]) -> list[_Candidate]:
     """One memory per constraint first; further evidence of a constraint already shown
-    ("John's kids" said seven ways) after the others of the tier. ``seen`` carries the
-    constraints shown by earlier tiers: a matched repeat still precedes unmatched fills."""
+    ("the kids" said seven ways) after the others."""
     first: list[_Candidate] = []
     again: list[_Candidate] = []
     for c in tier:
@@ -166,8 +143,8 @@ _IMPERATIVE = re.compile(
 
 
 def asks_about_someone(query: str) -> bool:
-    """A question about a named person ("What did Caroline research?"), not a request of
-    the speaker's own: no first-person word, not an instruction, and a name inside it.
+    """A question about a named person ("What did Priya study in college?"), not a request
+    of the speaker's own: no first-person word, not an instruction, and a name inside it.
     Standing constraints decide advice; they are not kept in view for such recall
     questions unless the question names or implies one of their keys (similarity alone
     is the semantic route's job)."""
@@ -194,25 +171,15 @@ class VisibleRoute(Route):
         candidates = self._candidates(env, query, scope, filters)
         if not candidates:
             return Proposal([], quota=0)
-        recall = asks_about_someone(query)
         # A recall question about a named person is the semantic route's job: a constraint
-        # merely similar to it would take a slot from the evidence, so only a key the
-        # question names or implies (or a bridge hypothesis) earns one.
-        memory_min = math.inf if recall else cfg.memory_min
-        matched = [c for c in candidates if c.matched(cfg.key_min, memory_min)]
-        # Ties (constraints matched through the same key) go to the more critical, then to
-        # the more recently stated.
-        matched.sort(key=lambda c: (-c.relevance(), -c.criticality, -c.order))
-        seen: set[str] = set()
-        chosen = diverse(matched, seen)
-        if k >= cfg.fill_min_k and not recall:
-            # Unmatched constraints: the closest to the request first, even when no key
-            # passed its threshold; criticality breaks ties.
-            rest = [c for c in candidates if c not in matched]
-            rest.sort(key=lambda c: (-c.relevance(), -c.criticality, -c.order))
-            chosen += diverse(rest, seen)
-        n = quota(k, cfg.share)
-        return Proposal(self._hits(env, chosen[:n], cfg.key_min, memory_min), quota=n)
+        # merely similar to it would take a slot from the evidence.
+        similarity_counts = not (cfg.recall_named_only and asks_about_someone(query))
+        engaged = [c for c in candidates if c.engaged(cfg.min_probability, similarity_counts)]
+        # Ties (constraints engaged through the same key) go to the more recently stated.
+        engaged.sort(key=lambda c: (-c.probability, -c.hypothesis_sim, -c.order))
+        chosen = diverse(engaged, set())
+        n = min(quota(k, cfg.share), len(chosen))
+        return Proposal(self._hits(env, chosen[:n]), quota=n)
 
     def _candidates(
         self, env: RouteEnv, query: str, scope: Scope, filters: dict[str, Any] | None
@@ -226,13 +193,13 @@ class VisibleRoute(Route):
         qv = query_vector(env, query)
         by_id = {r.memory_id: _Candidate(r.memory_id, r.ctype, r.score, r.reason) for r in rows}
         ids, matrix = env.store.vectors(scope)
+        position = {memory_id: j for j, memory_id in enumerate(ids)}
         if ids:
             sims = matrix @ qv
-            for j, memory_id in enumerate(ids):
-                if memory_id in by_id:
-                    by_id[memory_id].memory_sim = float(sims[j])
-                    by_id[memory_id].order = j
-        position = {memory_id: j for j, memory_id in enumerate(ids)}
+            for c in by_id.values():
+                j = position.get(c.memory_id)
+                if j is not None:
+                    c.memory_sim, c.order = float(sims[j]), j
         for memory_id, bridge in bridges(env, query, scope, ids, matrix).items():
             if allowed is not None and memory_id not in allowed:
                 continue
@@ -241,42 +208,47 @@ class VisibleRoute(Route):
             )
             bridged.hypothesis, bridged.hypothesis_sim = bridge.hypothesis, bridge.similarity
             bridged.order = position.get(memory_id, -1)
-        keys, kmat = env.store.memory_keys(scope)
-        if keys:
-            ksims = (window_vectors(env, query) @ kmat.T).max(axis=0)
-            words = tokens(query)
+        model = load_model()
+        index = key_index(env, scope)
+        if len(index):
             implied = {tokens(phrase): why for phrase, why in expansions(query)}
-            kb = load_kb()
-            for key, sim in zip(keys, ksims, strict=True):
-                cand = by_id.get(key.memory_id)
+            match = index.match(
+                window_vectors(env, query),
+                tokens(query),
+                implied,
+                discount=model.discount,
+                implied_weight=model.implied_weight,
+            )
+            for m, memory_id in enumerate(index.memory_ids):
+                cand = by_id.get(memory_id)
                 if cand is None:
                     continue
-                needle = key_tokens(key.key)
-                specific = kb.specificity(key.key) if key.kind == "kb" else 1.0
-                score = key_score(float(sim), specific)
-                if score > cand.key_score:
-                    cand.key_score, cand.scored_key, cand.scored_ref = score, key.key, key.ref
-                weight = specific
-                # A named key counts as far as it also fits the request in context: "we
-                # leave Friday" names 'leave' (military leave) in another sense.
-                weight *= max(0.0, float(sim))
-                named = contains(words, needle)
-                why = "" if named else implied.get(needle, "")
-                if not named and why:
-                    weight *= IMPLIED_WEIGHT
-                if (named or why) and (weight > cand.lexical_weight or not cand.lexical):
-                    cand.lexical, cand.key_ref, cand.implied_by = key.key, key.ref, why
-                    cand.lexical_weight = weight
-                if sim > cand.key_sim:
-                    cand.key_sim = float(sim)
-                    if not cand.lexical:
-                        cand.key_ref = key.ref
-        return list(by_id.values())
+                cand.key_score = float(match.key_score[m])
+                cand.key_sim = float(match.key_sim[m])
+                cand.scored_key = index.rows[match.scored_row[m]].key
+                cand.key_ref = index.rows[match.sim_row[m]].ref
+                if match.lexical_row[m] >= 0:
+                    row = index.rows[match.lexical_row[m]]
+                    cand.lexical, cand.key_ref = row.key, row.ref
+                    cand.lexical_weight = float(match.lexical_weight[m])
+                    cand.lexical_specificity = float(match.lexical_specificity[m])
+                    cand.implied_by = match.implied_by.get(m, "")
+        cands = list(by_id.values())
+        if cands:
+            x = np.array(
+                [[c.key_score, c.key_sim, c.lexical_weight, c.memory_sim] for c in cands],
+                dtype=np.float32,
+            )
+            named_min = env.visibility.named_min_specificity
+            for c, p in zip(cands, model.probability(x), strict=True):
+                # A key the request names outright, and that few entries share, is
+                # evidence on its own however the rest of the request reads.
+                named = c.lexical_specificity if c.lexical_specificity >= named_min else 0.0
+                c.relevance = max(float(p), named)
+        return cands
 
     @staticmethod
-    def _hits(
-        env: RouteEnv, chosen: list[_Candidate], key_min: float, memory_min: float
-    ) -> list[Hit]:
+    def _hits(env: RouteEnv, chosen: list[_Candidate]) -> list[Hit]:
         entries = env.store.get_memories([c.memory_id for c in chosen])
         hits = []
         for rank, c in enumerate(chosen, 1):
@@ -287,10 +259,10 @@ class VisibleRoute(Route):
                 Hit(
                     id=entry.id,
                     text=entry.text,
-                    score=round(c.relevance() + 0.01 * c.criticality, 6),
-                    score_kind="visibility(match+similarity)",
+                    score=round(c.probability, 6),
+                    score_kind="visibility(p(matters))",
                     route="visible",
-                    reason=c.reason(key_min, memory_min),
+                    reason=c.reason(),
                     source_turns=entry.source_turns,
                     session_id=entry.session_id,
                     category=entry.category,
@@ -300,6 +272,7 @@ class VisibleRoute(Route):
                         "constraint_type": c.ctype,
                         "key": c.lexical or c.scored_key,
                         "knowledge_entry": c.key_ref,
+                        "probability": round(c.probability, 4),
                     },
                 )
             )
