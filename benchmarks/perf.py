@@ -1,9 +1,15 @@
-"""Ingest throughput, search latency, peak RSS and store size at a given scale.
+"""Ingest throughput, search and context latency, peak RSS and store size at a scale.
 
 Synthetic first-person turns (names, places, hobbies, numbers) go through the real write
-path (rule extractor, MiniLM, SQLite); then each method answers the same queries.
-One size per process, so peak RSS is that size's own:
+path (rule extractor, MiniLM, SQLite, the visibility indexer); ``--critical-share`` of
+them state standing constraints (allergies, medications, pets, children, jobs...), so the
+visibility route has critical memories and anticipation keys to match, as a real history
+has. Then bm25, dense, hybrid and ``context()`` answer the same queries (half recall
+questions, half requests for advice), k = 10, each with its own query embedding (no
+cache), and the ratio of context to hybrid is reported from the same run. One size per
+process, so peak RSS is that size's own:
 
+    .venv/bin/python benchmarks/perf.py --memories 1000
     .venv/bin/python benchmarks/perf.py --memories 10000
     .venv/bin/python benchmarks/perf.py --memories 100000
 """
@@ -22,6 +28,7 @@ from pathlib import Path
 
 from logicmem import Memory
 from logicmem.config import load_settings
+from logicmem.types import Scope
 
 NAMES = [
     "Ana",
@@ -89,18 +96,63 @@ TEMPLATES = [
 ]
 
 
-def synthetic_turns(n: int, seed: int = 7) -> list[str]:
+# Standing constraints, stated in varied words (general knowledge, no benchmark text).
+CONSTRAINTS = [
+    "I'm allergic to {food}, so I check every label.",
+    "My doctor has me on {drug} now, {n} mg every morning.",
+    "We adopted a {pet} named {name} last spring.",
+    "My daughter {name} turns {age} in {place} next month.",
+    "I work night shifts as a {job} in {place}.",
+    "I can't drive since my licence was suspended in {year}.",
+]
+FOODS = ["peanuts", "shellfish", "sesame", "tree nuts", "gluten", "eggs", "soy", "kiwi"]
+DRUGS = ["warfarin", "lisinopril", "metformin", "sertraline", "levothyroxine", "lithium"]
+PETS = ["cat", "kitten", "puppy", "rabbit", "parrot", "dog"]
+JOBS = ["nurse", "pilot", "paramedic", "truck driver", "police officer", "baker"]
+REQUESTS = [
+    "Any ideas for a {thing} weekend in {place}?",
+    "What should I cook for {name}'s dinner party on Saturday?",
+    "Which flowers should I put on the table for {name}?",
+    "Can you plan a road trip to {place} for me?",
+    "What can I take for a bad headache tonight?",
+]
+
+
+def synthetic_turns(n: int, critical_share: float = 0.1, seed: int = 7) -> list[str]:
     rng = random.Random(seed)
-    return [
-        rng.choice(TEMPLATES).format(
-            thing=rng.choice(THINGS),
-            name=rng.choice(NAMES),
-            place=rng.choice(PLACES),
-            year=rng.randint(1990, 2025),
-            n=rng.randint(2, 900),
+    out = []
+    for _ in range(n):
+        critical = rng.random() < critical_share
+        out.append(
+            rng.choice(CONSTRAINTS if critical else TEMPLATES).format(
+                thing=rng.choice(THINGS),
+                name=rng.choice(NAMES),
+                place=rng.choice(PLACES),
+                year=rng.randint(1990, 2025),
+                n=rng.randint(2, 900),
+                food=rng.choice(FOODS),
+                drug=rng.choice(DRUGS),
+                pet=rng.choice(PETS),
+                age=rng.randint(1, 17),
+                job=rng.choice(JOBS),
+            )
         )
-        for _ in range(n)
-    ]
+    return out
+
+
+def queries(n: int, seed: int = 11) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        template = (
+            "What did {name} do with the {thing} in {place}?" if i % 2 else rng.choice(REQUESTS)
+        )
+        out.append(
+            template.format(
+                name=rng.choice(NAMES), thing=rng.choice(THINGS), place=rng.choice(PLACES)
+            )
+        )
+    return out
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -113,8 +165,9 @@ def main() -> None:
     ap.add_argument("--memories", type=int, default=10_000)
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--batch", type=int, default=500, help="turns per add() call")
+    ap.add_argument("--critical-share", type=float, default=0.1, help="turns that are constraints")
     args = ap.parse_args()
-    turns = synthetic_turns(args.memories)
+    turns = synthetic_turns(args.memories, args.critical_share)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "perf.db"
         # Merging is disabled (threshold above 1) so the store holds exactly N memories;
@@ -133,31 +186,43 @@ def main() -> None:
             mem.add(chunk, user_id="perf", session_id=f"s{i // args.batch}")
         ingest_s = time.perf_counter() - started
         stored = mem.stats()["memories"]
-        rng = random.Random(11)
-        queries = [
-            f"What did {rng.choice(NAMES)} do with the {rng.choice(THINGS)} "
-            f"in {rng.choice(PLACES)}?"
-            for _ in range(args.queries)
-        ]
+        asked = queries(args.queries)
         latency = {}
-        for method in ("bm25", "dense", "hybrid"):
-            mem.search(queries[0], user_id="perf", k=10, method=method)  # warm caches
+        calls = {
+            "bm25": lambda q: mem.search(q, user_id="perf", k=10, method="bm25"),
+            "dense": lambda q: mem.search(q, user_id="perf", k=10, method="dense"),
+            "hybrid": lambda q: mem.search(q, user_id="perf", k=10, method="hybrid"),
+            "context": lambda q: mem.context(q, user_id="perf", k=10),
+        }
+        visible = 0
+        for method, call in calls.items():
+            call("warm up the caches")
             times = []
-            for q in queries:
+            for q in asked:
+                for cached in ("query_vectors", "window_vectors"):  # every call embeds its own
+                    mem.env.cache.pop(cached, None)  # query, as a new request does
                 t0 = time.perf_counter()
-                mem.search(q, user_id="perf", k=10, method=method)
+                result = call(q)
                 times.append((time.perf_counter() - t0) * 1000)
+                if method == "context":
+                    visible += result.routes.get("visible", 0)
             latency[method] = {
                 "p50_ms": round(statistics.median(times), 2),
                 "p95_ms": round(percentile(times, 95), 2),
             }
+        ratio = latency["context"]["p50_ms"] / max(latency["hybrid"]["p50_ms"], 1e-9)
+        critical = len(mem.store.critical_memories(Scope("perf")))
+        keys = len(mem.store.memory_keys(Scope("perf"))[0])
         mem.close()
         size = sum(p.stat().st_size for p in Path(tmp).iterdir())
     rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(json.dumps({
         "turns": len(turns), "memories_stored": stored,
         "ingest_s": round(ingest_s, 1), "ingest_turns_per_s": round(len(turns) / ingest_s, 1),
-        "search_latency": latency, "peak_rss_mb": round(rss_kb / 1024, 1),
+        "critical_memories": critical, "key_rows": keys,
+        "search_latency": latency, "context_over_hybrid_p50": round(ratio, 2),
+        "visible_items_per_context": round(visible / len(asked), 2),
+        "peak_rss_mb": round(rss_kb / 1024, 1),
         "store_mb": round(size / 2**20, 1), "python": sys.version.split()[0],
     }, indent=2))  # fmt: skip
 

@@ -31,9 +31,10 @@ from logicmem.routes.semantic import SemanticRoute, allowed_ids
 from logicmem.routes.visible.bridge import bridges, hypotheses
 from logicmem.routes.visible.expand import expansions
 from logicmem.routes.visible.kb import load_kb
-from logicmem.routes.visible.keyindex import KeyIndex
+from logicmem.routes.visible.keyindex import KeyIndex, KeyMatch
 from logicmem.routes.visible.relevance import load_model, request_windows
 from logicmem.routes.visible.text import tokens
+from logicmem.store.base import MemoryKey
 from logicmem.types import Hit, Scope
 
 
@@ -61,13 +62,6 @@ class _Candidate:
     def probability(self) -> float:
         """p(matters) = p(engaged by the request) x p(a standing constraint at all)."""
         return self.relevance * min(1.0, self.criticality)
-
-    def engaged(self, min_probability: float, similarity_counts: bool) -> bool:
-        if self.hypothesis:
-            return True
-        if not similarity_counts:
-            return bool(self.lexical) and self.probability >= min_probability
-        return self.probability >= min_probability
 
     @property
     def constraint(self) -> str:
@@ -106,16 +100,38 @@ def window_vectors(env: RouteEnv, query: str) -> np.ndarray:
     return result
 
 
-def key_index(env: RouteEnv, scope: Scope) -> KeyIndex:
-    """The user's keys as a ``KeyIndex``, rebuilt only when the store's keys changed (the
-    store hands back the same matrix object while they have not)."""
+class _State:
+    """What the route reads of one user's store, as arrays, for one version of it: the
+    critical memories (id, criticality, type, reason, vector, position in the store) and
+    their keys (``KeyIndex``), with each indexed memory's row among the critical ones."""
+
+    def __init__(self, env: RouteEnv, scope: Scope, keys: list[MemoryKey], kmat: np.ndarray):
+        rows = env.store.critical_memories(scope)
+        ids, matrix = env.store.vectors(scope)
+        position = {memory_id: j for j, memory_id in enumerate(ids)}
+        rows = [r for r in rows if r.memory_id in position]
+        self.rows = rows
+        self.at = {r.memory_id: i for i, r in enumerate(rows)}
+        self.criticality = np.array([min(1.0, r.score) for r in rows], dtype=np.float32)
+        self.order = np.array([position[r.memory_id] for r in rows], dtype=np.int64)
+        dims = matrix.shape[1] if matrix.ndim == 2 and len(ids) else 0
+        self.vectors = matrix[self.order] if rows else np.zeros((0, dims), dtype=np.float32)
+        self.index = KeyIndex(keys, kmat, load_kb())
+        self.key_rows = np.array(
+            [self.at.get(m, -1) for m in self.index.memory_ids], dtype=np.int64
+        )
+
+
+def state(env: RouteEnv, scope: Scope) -> _State:
+    """The user's ``_State``, rebuilt only when the store changed: the store hands back the
+    same key matrix object until any write (its cache is stamped by the database)."""
     keys, matrix = env.store.memory_keys(scope)
-    cache: dict[Scope, tuple[np.ndarray, KeyIndex]] = env.cache.setdefault("key_index", {})
+    cache: dict[Scope, tuple[np.ndarray, _State]] = env.cache.setdefault("visible_state", {})
     held = cache.get(scope)
     if held is None or held[0] is not matrix:
         if len(cache) > 32:
             cache.clear()
-        held = (matrix, KeyIndex(keys, matrix, load_kb()))
+        held = (matrix, _State(env, scope, keys, matrix))
         cache[scope] = held
     return held[1]
 
@@ -168,84 +184,134 @@ class VisibleRoute(Route):
         cfg = env.visibility
         if not cfg.enabled:
             return Proposal([], quota=0)
-        candidates = self._candidates(env, query, scope, filters)
-        if not candidates:
-            return Proposal([], quota=0)
-        # A recall question about a named person is the semantic route's job: a constraint
-        # merely similar to it would take a slot from the evidence.
-        similarity_counts = not (cfg.recall_named_only and asks_about_someone(query))
-        engaged = [c for c in candidates if c.engaged(cfg.min_probability, similarity_counts)]
+        engaged = self._engaged(env, query, scope, filters)
         # Ties (constraints engaged through the same key) go to the more recently stated.
         engaged.sort(key=lambda c: (-c.probability, -c.hypothesis_sim, -c.order))
         chosen = diverse(engaged, set())
         n = min(quota(k, cfg.share), len(chosen))
         return Proposal(self._hits(env, chosen[:n]), quota=n)
 
-    def _candidates(
+    def _engaged(
         self, env: RouteEnv, query: str, scope: Scope, filters: dict[str, Any] | None
     ) -> list[_Candidate]:
-        rows = env.store.critical_memories(scope)
+        """The constraints this request engages, scored over arrays; only those become
+        candidates (with a bridge hypothesis's, when a capable LLM gave any)."""
+        cfg = env.visibility
+        st = state(env, scope)
+        out: dict[str, _Candidate] = {}
         allowed = allowed_ids(env, scope, filters)
-        if allowed is not None:
-            rows = [r for r in rows if r.memory_id in allowed]
-        if not rows and not hypotheses(env, query, scope):
-            return []
-        qv = query_vector(env, query)
-        by_id = {r.memory_id: _Candidate(r.memory_id, r.ctype, r.score, r.reason) for r in rows}
-        ids, matrix = env.store.vectors(scope)
-        position = {memory_id: j for j, memory_id in enumerate(ids)}
-        if ids:
-            sims = matrix @ qv
-            for c in by_id.values():
-                j = position.get(c.memory_id)
-                if j is not None:
-                    c.memory_sim, c.order = float(sims[j]), j
-        for memory_id, bridge in bridges(env, query, scope, ids, matrix).items():
-            if allowed is not None and memory_id not in allowed:
-                continue
-            bridged = by_id.setdefault(
-                memory_id, _Candidate(memory_id, "bridge", 0.5, "named by a bridge hypothesis")
+        if st.rows:
+            x, match = self._features(env, query, st)
+            model = load_model()
+            relevance = model.probability(x)
+            # A key the request names outright, and that few entries share, is evidence on
+            # its own however the rest of the request reads.
+            named = np.where(
+                match.lexical_specificity >= cfg.named_min_specificity,
+                match.lexical_specificity,
+                0.0,
             )
-            bridged.hypothesis, bridged.hypothesis_sim = bridge.hypothesis, bridge.similarity
-            bridged.order = position.get(memory_id, -1)
-        model = load_model()
-        index = key_index(env, scope)
-        if len(index):
-            implied = {tokens(phrase): why for phrase, why in expansions(query)}
-            match = index.match(
-                window_vectors(env, query),
-                tokens(query),
-                implied,
-                discount=model.discount,
-                implied_weight=model.implied_weight,
-            )
-            for m, memory_id in enumerate(index.memory_ids):
-                cand = by_id.get(memory_id)
-                if cand is None:
+            relevance = np.maximum(relevance, named)
+            probability = relevance * st.criticality
+            ok = probability >= cfg.min_probability
+            # A recall question about a named person is the semantic route's job: a
+            # constraint merely similar to it would take a slot from the evidence.
+            if cfg.recall_named_only and asks_about_someone(query):
+                ok &= match.lexical_row >= 0
+            for i in np.flatnonzero(ok):
+                r = st.rows[i]
+                if allowed is not None and r.memory_id not in allowed:
                     continue
-                cand.key_score = float(match.key_score[m])
-                cand.key_sim = float(match.key_sim[m])
-                cand.scored_key = index.rows[match.scored_row[m]].key
-                cand.key_ref = index.rows[match.sim_row[m]].ref
-                if match.lexical_row[m] >= 0:
-                    row = index.rows[match.lexical_row[m]]
-                    cand.lexical, cand.key_ref = row.key, row.ref
-                    cand.lexical_weight = float(match.lexical_weight[m])
-                    cand.lexical_specificity = float(match.lexical_specificity[m])
-                    cand.implied_by = match.implied_by.get(m, "")
-        cands = list(by_id.values())
-        if cands:
-            x = np.array(
-                [[c.key_score, c.key_sim, c.lexical_weight, c.memory_sim] for c in cands],
-                dtype=np.float32,
-            )
-            named_min = env.visibility.named_min_specificity
-            for c, p in zip(cands, model.probability(x), strict=True):
-                # A key the request names outright, and that few entries share, is
-                # evidence on its own however the rest of the request reads.
-                named = c.lexical_specificity if c.lexical_specificity >= named_min else 0.0
-                c.relevance = max(float(p), named)
-        return cands
+                c = _Candidate(r.memory_id, r.ctype, float(st.criticality[i]), r.reason)
+                c.memory_sim, c.relevance, c.order = (
+                    float(x[i, 3]),
+                    float(relevance[i]),
+                    int(st.order[i]),
+                )
+                c.key_score, c.key_sim = float(x[i, 0]), float(x[i, 1])
+                c.lexical_weight = float(x[i, 2])
+                self._describe(c, st, match, int(i))
+                out[c.memory_id] = c
+        if hypotheses(env, query, scope):
+            ids, matrix = env.store.vectors(scope)
+            position = {memory_id: j for j, memory_id in enumerate(ids)}
+            for memory_id, bridge in bridges(env, query, scope, ids, matrix).items():
+                if allowed is not None and memory_id not in allowed:
+                    continue
+                bridged = out.get(memory_id)
+                if bridged is None:
+                    at = st.at.get(memory_id)
+                    bridged = (
+                        _Candidate(memory_id, "bridge", 0.5, "named by a bridge hypothesis")
+                        if at is None
+                        else _Candidate(
+                            memory_id,
+                            st.rows[at].ctype,
+                            float(st.criticality[at]),
+                            st.rows[at].reason,
+                        )
+                    )
+                    out[memory_id] = bridged
+                bridged.hypothesis, bridged.hypothesis_sim = bridge.hypothesis, bridge.similarity
+                bridged.order = position.get(memory_id, -1)
+        return list(out.values())
+
+    @staticmethod
+    def _features(env: RouteEnv, query: str, st: _State) -> tuple[np.ndarray, KeyMatch]:
+        """The relevance model's features for every critical memory, and the key match."""
+        model = load_model()
+        n = len(st.rows)
+        x = np.zeros((n, 4), dtype=np.float32)
+        x[:, 3] = st.vectors @ query_vector(env, query)
+        match = st.index.match(
+            window_vectors(env, query),
+            tokens(query),
+            {tokens(phrase): why for phrase, why in expansions(query)},
+            discount=model.discount,
+            implied_weight=model.implied_weight,
+        )
+        # Aligned with the critical memories: an indexed memory that is not critical
+        # (none should be) is dropped; one without keys keeps zeros.
+        per = KeyMatch(
+            key_score=np.zeros(n, dtype=np.float32),
+            scored_row=np.full(n, -1, dtype=np.int64),
+            key_sim=np.zeros(n, dtype=np.float32),
+            sim_row=np.full(n, -1, dtype=np.int64),
+            lexical_weight=np.zeros(n, dtype=np.float32),
+            lexical_row=np.full(n, -1, dtype=np.int64),
+            lexical_specificity=np.zeros(n, dtype=np.float32),
+            implied_by={},
+        )
+        keep = st.key_rows >= 0
+        to = st.key_rows[keep]
+        for name in (
+            "key_score",
+            "scored_row",
+            "key_sim",
+            "sim_row",
+            "lexical_weight",
+            "lexical_row",
+            "lexical_specificity",
+        ):
+            getattr(per, name)[to] = getattr(match, name)[keep]
+        per.implied_by = {
+            int(st.key_rows[m]): why for m, why in match.implied_by.items() if st.key_rows[m] >= 0
+        }
+        x[:, 0], x[:, 1], x[:, 2] = per.key_score, per.key_sim, per.lexical_weight
+        return x, per
+
+    @staticmethod
+    def _describe(c: _Candidate, st: _State, match: KeyMatch, i: int) -> None:
+        """The keys behind a candidate's score, for its reason."""
+        rows = st.index.rows
+        if match.scored_row[i] >= 0:
+            c.scored_key = rows[match.scored_row[i]].key
+            c.key_ref = rows[match.sim_row[i]].ref
+        if match.lexical_row[i] >= 0:
+            row = rows[match.lexical_row[i]]
+            c.lexical, c.key_ref = row.key, row.ref
+            c.lexical_specificity = float(match.lexical_specificity[i])
+            c.implied_by = match.implied_by.get(i, "")
 
     @staticmethod
     def _hits(env: RouteEnv, chosen: list[_Candidate]) -> list[Hit]:
