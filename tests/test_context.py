@@ -86,3 +86,30 @@ def test_a_route_with_a_quota_fills_first_and_duplicates_are_dropped(mem: Memory
     assert [i.memory_id for i in ctx.items].count(pico.id) == 1
     assert "never placed" not in [i.text for i in ctx.items]
     assert ctx.routes == {"pinned": 1, "semantic": 2}
+
+
+class CompetingRoute(PinnedRoute):
+    """A reserved share whose hits carry a probability of mattering."""
+
+    def __init__(self, hits: list[Hit], probabilities: list[float]) -> None:
+        super().__init__(hits, quota=len(hits))
+        self.probabilities = probabilities
+
+    def propose(self, env: RouteEnv, query: str, scope: Scope, k: int, filters: Any) -> Proposal:
+        return Proposal(
+            self.hits, quota=self.quota, probabilities=self.probabilities, prior=lambda r: 0.5 / r
+        )
+
+
+@pytest.mark.parametrize(("p", "position"), [(0.9, 0), (0.3, 1), (0.2, 2), (0.01, None)])
+def test_a_hit_with_a_probability_displaces_only_less_likely_hits(
+    mem: Memory, p: float, position: int | None
+) -> None:
+    hit = Hit(id="c", text="a standing constraint", score=p, score_kind="p", route="pinned",
+              reason="constraint", source_turns=["t9"])  # fmt: skip
+    assembler = ContextAssembler([SemanticRoute(), CompetingRoute([hit], [p])])
+    ctx = assembler.build(mem.env, "flowers for the dinner party", Scope("maya"), Budget(k=3))
+    ids = [i.memory_id for i in ctx.items]
+    # open ranks 1, 2, 3 count 0.5, 0.25, 0.167: the hit goes before the first it beats
+    assert (ids.index("c") if "c" in ids else None) == position
+    assert len(ids) == 3

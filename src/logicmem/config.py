@@ -67,7 +67,11 @@ class VisibilitySettings(_Section):
     engages enter it, so it is often smaller, and may be empty)."""
     min_probability: float = Field(default=0.5, ge=0.0, le=1.0)
     """Probability that a constraint matters for the request (the learned relevance model
-    times the criticality) at which it enters the slice; 0.5 is "as likely as not"."""
+    times the criticality) at which it may enter the slice at all."""
+    semantic_p1: float = Field(default=0.5, ge=0.0, le=1.0)
+    """The probability that the semantic route's first hit is the memory that matters; the
+    hit of rank r counts as ``semantic_p1 / r``. A constraint is placed ahead of a semantic
+    hit only when its own probability is higher, so it displaces only weaker hits."""
     named_min_specificity: float = Field(default=0.5, ge=0.0, le=1.0)
     """A key the request names, or implies (a city abroad implies the country), engages its
     constraint on its own when at least this specific (1: one knowledge entry lists it;

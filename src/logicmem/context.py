@@ -1,8 +1,11 @@
 """The context assembler: candidates from every route, deduplicated, fit to a budget.
 
-Routes with a quota (a reserved share of k, e.g. the visibility route) fill first, in
-priority order; the remaining room goes to the other routes' hits, best rank first,
-round-robin across routes so no single route crowds the rest out. Every item keeps the
+Routes with a quota (a reserved share of k) fill first, in priority order, unless they
+give each hit a probability of mattering (the visibility route): then a hit takes a
+slot ahead of the open routes' hit of rank r only when it is more likely to matter than
+that hit (``Proposal.prior``), so it displaces only weaker hits. The remaining room goes
+to the other routes' hits, best rank first, round-robin across routes so no single route
+crowds the rest out. Every item keeps the
 route and reason that put it there and the turns it traces back to.
 """
 
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 from logicmem.errors import InputError
@@ -44,15 +48,34 @@ class ContextAssembler:
             raise InputError(f"max_tokens must be at least 1, got {budget.max_tokens}")
         proposals = [(r, r.propose(env, query, scope, budget.k, filters)) for r in self.routes]
         state = _Fill(budget)
+        competing: list[tuple[float, Callable[[int], float], Hit, str]] = []
         for route, proposal in proposals:
-            if proposal.quota is not None:
-                for hit in proposal.hits[: max(0, proposal.quota)]:
+            if proposal.quota is None:
+                continue
+            reserved = proposal.hits[: max(0, proposal.quota)]
+            if proposal.probabilities is None or proposal.prior is None:
+                for hit in reserved:
                     state.offer(hit, route.name)
+                continue
+            for hit, p in zip(reserved, proposal.probabilities, strict=False):
+                competing.append((p, proposal.prior, hit, route.name))
+        competing.sort(key=lambda c: -c[0])
         open_lists = [p.hits for _, p in proposals if p.quota is None]
         for rank in range(max((len(h) for h in open_lists), default=0)):
             for hits in open_lists:
                 if rank < len(hits):
+                    # Competing hits more likely to matter than this open hit go first.
+                    while competing and competing[0][0] > competing[0][1](rank + 1):
+                        _, _, hit, name = competing.pop(0)
+                        state.offer(hit, name)
+                    # The same memory, also proposed with its reason: that one takes the slot.
+                    same = [c for c in competing if c[2].id == hits[rank].id]
+                    if same:
+                        competing.remove(same[0])
+                        state.offer(same[0][2], same[0][3])
                     state.offer(hits[rank], hits[rank].route)
+        for _, _, hit, name in competing:  # room the open routes did not fill
+            state.offer(hit, name)
         return Context(
             query=query,
             user_id=scope.user_id,

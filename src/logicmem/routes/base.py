@@ -57,10 +57,17 @@ def query_vector(env: RouteEnv, query: str) -> np.ndarray:
 
 @dataclass
 class Proposal:
-    """A route's ranked hits and how many of them it may place (None: no reserved share)."""
+    """A route's ranked hits and how many of them it may place (None: no reserved share).
+
+    ``probabilities``, when given (one per hit, descending), make the reserved hits
+    compete for their slots instead of filling first: a hit is placed before the open
+    routes' hit of rank r only when its probability of mattering exceeds ``prior(r)``,
+    the probability that the open hit of that rank is the one that matters."""
 
     hits: list[Hit]
     quota: int | None = None
+    probabilities: list[float] | None = None
+    prior: Callable[[int], float] | None = None
 
 
 class Route(ABC):

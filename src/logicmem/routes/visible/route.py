@@ -14,7 +14,10 @@ A constraint enters the slice only when that probability reaches
 question about a named person rather than the speaker's own (``asks_about_someone``),
 only a key the question names or implies, or a hypothesis, earns a slot. The slice takes
 at most ``share`` of k, one memory per constraint before a second one, most probable
-first. Superseded memories are never candidates. Every hit says why it is there."""
+first; each takes a slot ahead of a semantic hit only when it is more likely to matter
+than that hit (``semantic_prior``), so at a small k only strong constraints displace
+anything, and at a large k weaker ones take the tail. Superseded memories are never
+candidates. Every hit says why it is there."""
 
 from __future__ import annotations
 
@@ -170,6 +173,12 @@ def asks_about_someone(query: str) -> bool:
     return _NAME_INSIDE.search(text, 1) is not None
 
 
+def semantic_prior(p1: float, rank: int) -> float:
+    """The probability that the semantic hit of this rank is the memory that matters:
+    ``p1`` at rank 1, falling as 1/rank (see ``VisibilitySettings.semantic_p1``)."""
+    return p1 / max(rank, 1)
+
+
 def quota(k: int, share: float) -> int:
     return max(1, math.floor(k * share)) if share > 0 else 0
 
@@ -189,7 +198,12 @@ class VisibleRoute(Route):
         engaged.sort(key=lambda c: (-c.probability, -c.hypothesis_sim, -c.order))
         chosen = diverse(engaged, set())
         n = min(quota(k, cfg.share), len(chosen))
-        return Proposal(self._hits(env, chosen[:n]), quota=n)
+        return Proposal(
+            self._hits(env, chosen[:n]),
+            quota=n,
+            probabilities=[c.probability for c in chosen[:n]],
+            prior=lambda rank: semantic_prior(cfg.semantic_p1, rank),
+        )
 
     def _engaged(
         self, env: RouteEnv, query: str, scope: Scope, filters: dict[str, Any] | None
@@ -253,6 +267,8 @@ class VisibleRoute(Route):
                     )
                     out[memory_id] = bridged
                 bridged.hypothesis, bridged.hypothesis_sim = bridge.hypothesis, bridge.similarity
+                # A capable LLM named this fact as deciding: its closeness is the evidence.
+                bridged.relevance = max(bridged.relevance, bridge.similarity)
                 bridged.order = position.get(memory_id, -1)
         return list(out.values())
 
