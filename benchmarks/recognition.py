@@ -1,0 +1,496 @@
+"""How well the write-time assessment recognises standing facts in everyday wording.
+
+Three hand-written sets in ``benchmarks/data`` (see its README.md):
+
+- ``paraphrase_eval.jsonl``: facts the knowledge resource covers, stated the way people talk
+  (synonyms, brand names, job titles, phrasal verbs, relatives, dates), each with the entries
+  it should link to, plus near misses (hypotheticals, past events, other people's news,
+  generic statements, negations). Reports entry-level linking recall (critical and sharing an
+  expected entry), "critical" recall, precision, and the recall of the fact patterns alone,
+  per style.
+- ``ordinary_chat.jsonl``: ordinary chat, plans, hobbies and routines that are not standing
+  constraints. Reports the false-positive rate and the precision of the classifier on
+  ordinary chat together with the paraphrase positives, with the worst false positives.
+- ``personal_logic_eval.jsonl``: values, goals and reasons. Reports how many statements the
+  assessor calls critical and, as a baseline of similarity alone, whether the memory is
+  closer (cosine of the embedder's vectors) to each of its later requests than to a request
+  on another theme, with rank statistics.
+
+The data are validated first: the script exits with status 2 naming the file and line of
+any malformed row or any entry id the knowledge resource lacks. Runs offline. Run:
+
+    .venv/bin/python benchmarks/recognition.py [--data-dir DIR] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+from collections import defaultdict
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from logicmem import Memory
+from logicmem.routes.visible.criticality import CriticalityAssessor, VectorCache
+from logicmem.routes.visible.kb import load_kb
+from logicmem.routes.visible.text import neutral_subject, sentence_subject
+
+HERE = Path(__file__).resolve().parent
+STYLES = (
+    "synonym",
+    "inflection",
+    "word_order",
+    "job_title",
+    "brand_name",
+    "phrasal_verb",
+    "relative",
+    "other",
+)
+CHAT_STYLES = ("chat", "plan", "hobby", "opinion", "news", "routine", "story")
+KINDS = ("value", "goal", "reason")
+NAME = "Alex"  # fills {user} in personal-logic memories (neutralised like any subject)
+_STOP_WORDS = """a an the and or but if so to of in on at by for with from as is am are was were be
+    been being i me my mine we our us you your he she it they them his her their its this
+    that these those there here what which who whom whose when where why how should would
+    could can will shall may might must do does did done have has had having not no nor than
+    then too very just also only even ever never always more most less least much many some
+    any all each every other another such own same few one two get got make made let like
+    want need about over under into onto out up down off again once now well before after
+    i'm i'd i've i'll we're we've we'd it's that's don't won't can't isn't what's ok okay
+    anything something everything nothing someone anyone everyone yes per via next last"""
+_STOP = frozenset(_STOP_WORDS.split())
+
+
+class DataError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- loading and validation
+
+
+def resource_entries() -> dict[str, str]:
+    """Entry id -> type of every entry in the shipped anticipation resource, read from the
+    package data folder the resource's README documents (``logicmem.data/anticipation``)."""
+    folder = resources.files("logicmem.data").joinpath("anticipation")
+    out: dict[str, str] = {}
+    for item in sorted(folder.iterdir(), key=lambda p: p.name):
+        if item.name.endswith(".jsonl"):
+            for line in item.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    row = json.loads(line)
+                    out[str(row["id"])] = str(row.get("type", ""))
+    return out
+
+
+def read_jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{path}:{number}: not valid JSON ({exc.msg})") from exc
+        if not isinstance(row, dict):
+            raise DataError(f"{path}:{number}: a row must be a JSON object")
+        rows.append((number, row))
+    if not rows:
+        raise DataError(f"{path}: no rows")
+    return rows
+
+
+def _need(path: Path, number: int, row: dict[str, Any], key: str, kind: type) -> Any:
+    value = row.get(key)
+    if not isinstance(value, kind) or (kind is str and not value.strip()):
+        raise DataError(f"{path}:{number}: field '{key}' must be a non-empty {kind.__name__}")
+    return value
+
+
+def validate_paraphrase(path: Path, ids: dict[str, str]) -> list[dict[str, Any]]:
+    out = []
+    for number, row in read_jsonl(path):
+        _need(path, number, row, "text", str)
+        critical = row.get("critical")
+        if not isinstance(critical, bool):
+            raise DataError(f"{path}:{number}: field 'critical' must be true or false")
+        entries = row.get("entries")
+        if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
+            raise DataError(f"{path}:{number}: field 'entries' must be a list of ids")
+        for entry in entries:
+            if entry not in ids:
+                raise DataError(f"{path}:{number}: unknown entry id '{entry}'")
+        if critical:
+            if not entries:
+                raise DataError(f"{path}:{number}: a critical row needs at least one entry")
+            if row.get("style") not in STYLES:
+                raise DataError(f"{path}:{number}: style must be one of {', '.join(STYLES)}")
+            if row.get("type") != ids[entries[0]]:
+                raise DataError(
+                    f"{path}:{number}: type '{row.get('type')}' is not the type "
+                    f"'{ids[entries[0]]}' of entry '{entries[0]}'"
+                )
+        elif entries:
+            raise DataError(f"{path}:{number}: a non-critical row lists no entries")
+        out.append(row)
+    return out
+
+
+def validate_chat(path: Path) -> list[dict[str, Any]]:
+    out = []
+    for number, row in read_jsonl(path):
+        _need(path, number, row, "text", str)
+        if row.get("critical") is not False:
+            raise DataError(f"{path}:{number}: ordinary chat must have critical false")
+        if row.get("style") not in CHAT_STYLES:
+            raise DataError(f"{path}:{number}: style must be one of {', '.join(CHAT_STYLES)}")
+        out.append(row)
+    return out
+
+
+def content_words(text: str) -> set[str]:
+    def stem(word: str) -> str:
+        for suffix in ("ing", "ers", "er", "ed", "es", "s", "ly"):
+            if len(word) > 4 and word.endswith(suffix):
+                return word[: -len(suffix)]
+        return word
+
+    words = re.findall(r"[a-z][a-z'’-]*", text.lower())
+    return {stem(w.strip("'’")) for w in words if w not in _STOP and len(w) > 2}
+
+
+def validate_logic(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    out, warnings, seen = [], [], set()
+    for number, row in read_jsonl(path):
+        gid = _need(path, number, row, "id", str)
+        if gid in seen:
+            raise DataError(f"{path}:{number}: duplicate id '{gid}'")
+        seen.add(gid)
+        if row.get("kind") not in KINDS:
+            raise DataError(f"{path}:{number}: kind must be one of {', '.join(KINDS)}")
+        statement = _need(path, number, row, "statement", str)
+        if "{user}" not in _need(path, number, row, "memory", str):
+            raise DataError(f"{path}:{number}: the memory needs a {{user}} placeholder")
+        for key in ("requests", "unrelated"):
+            items = row.get(key)
+            if (
+                not isinstance(items, list)
+                or not items
+                or not all(isinstance(s, str) and s.strip() for s in items)
+            ):
+                raise DataError(f"{path}:{number}: field '{key}' must be a list of requests")
+        shared_words = content_words(statement)
+        for request in row["requests"]:
+            if shared := shared_words & content_words(request):
+                warnings.append(f"{path}:{number}: request shares {sorted(shared)} with statement")
+        out.append(row)
+    return out, warnings
+
+
+# ---------------------------------------------------------------- measuring
+
+
+def neutral(text: str, subject: str | None) -> str:
+    return neutral_subject(text, subject or sentence_subject(text))
+
+
+def _ids(matches: list[Any]) -> set[str]:
+    return {str(getattr(m[0], "id", m[0])) for m in matches}
+
+
+def _rate(hits: int, n: int) -> float:
+    return round(hits / n, 3) if n else 0.0
+
+
+def measure(
+    paraphrase: list[dict[str, Any]],
+    chat: list[dict[str, Any]],
+    logic: list[dict[str, Any]],
+) -> dict[str, Any]:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    kb = load_kb()
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Memory(Path(tmp) / "r.db", config={"llm": {"provider": "none"}}) as mem,
+    ):
+        embedder = mem.env.embedder
+        assessor = CriticalityAssessor(kb, VectorCache(mem.store, embedder))
+        para_texts = [neutral(r["text"], r.get("subject")) for r in paraphrase]
+        chat_texts = [neutral(r["text"], r.get("subject")) for r in chat]
+        stmt_texts = [neutral(r["statement"], "me") for r in logic]
+        texts = para_texts + chat_texts + stmt_texts
+        vectors = embedder.embed(texts)
+        found = assessor.assess(texts, vectors)
+        n_p, n_c = len(para_texts), len(chat_texts)
+        para_found, chat_found = found[:n_p], found[n_p : n_p + n_c]
+        stmt_found = found[n_p + n_c :]
+        patterns = [_ids(kb.match_facts(t)) for t in para_texts]
+        result = {
+            "paraphrase": _paraphrase(paraphrase, para_found, patterns),
+            "ordinary_chat": _chat(chat, chat_found, paraphrase, para_found),
+            "personal_logic": _logic(logic, stmt_found, embedder),
+        }
+    return result
+
+
+def _paraphrase(rows, found, patterns) -> dict[str, Any]:
+    by_style: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    by_type: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    sources: dict[str, int] = defaultdict(int)
+    misses, neg_fp = [], defaultdict(lambda: [0, 0])
+    tp = fp = 0
+    for row, a, pat in zip(rows, found, patterns, strict=True):
+        expected = set(row["entries"])
+        critical = bool(a.critical)
+        if row["critical"]:
+            linked = critical and bool(expected & set(getattr(a, "entries", []) or []))
+            stats = [1, int(linked), int(critical), int(bool(expected & pat))]
+            for table, key in ((by_style, row["style"]), (by_type, row["type"])):
+                table[key] = [x + y for x, y in zip(table[key], stats, strict=True)]
+            tp += critical
+            if critical:
+                sources[getattr(a, "source", "") or "?"] += 1
+            if not linked:
+                misses.append(
+                    {
+                        "text": row["text"],
+                        "expected": row["entries"],
+                        "critical": critical,
+                        "got": list(getattr(a, "entries", []) or [])[:3],
+                        "reason": getattr(a, "reason", ""),
+                    }
+                )
+        else:
+            kind = row.get("near_miss", "other")
+            neg_fp[kind][0] += 1
+            neg_fp[kind][1] += critical
+            fp += critical
+
+    def rates(table: dict[str, list[int]]) -> dict[str, dict[str, float]]:
+        return {
+            k: {
+                "n": v[0],
+                "linked_recall": _rate(v[1], v[0]),
+                "critical_recall": _rate(v[2], v[0]),
+                "pattern_recall": _rate(v[3], v[0]),
+            }
+            for k, v in sorted(table.items())
+        }
+
+    total = [sum(v[i] for v in by_style.values()) for i in range(4)]
+    n_neg = sum(v[0] for v in neg_fp.values())
+    return {
+        "positives": total[0],
+        "negatives": n_neg,
+        "linked_recall": _rate(total[1], total[0]),
+        "critical_recall": _rate(total[2], total[0]),
+        "pattern_recall": _rate(total[3], total[0]),
+        "precision": _rate(tp, tp + fp),
+        "negative_fp_rate": _rate(fp, n_neg),
+        "critical_by_source": dict(sorted(sources.items())),
+        "by_style": rates(by_style),
+        "by_type": rates(by_type),
+        "negatives_by_kind": {
+            k: {"n": v[0], "false_positives": v[1]} for k, v in sorted(neg_fp.items())
+        },
+        "misses": misses,
+    }
+
+
+def _chat(rows, found, paraphrase, para_found) -> dict[str, Any]:
+    fps = [(a, r) for a, r in zip(found, rows, strict=True) if a.critical]
+    by_style: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for a, r in zip(found, rows, strict=True):
+        by_style[r["style"]][0] += 1
+        by_style[r["style"]][1] += bool(a.critical)
+    tp = sum(bool(a.critical) for a, r in zip(para_found, paraphrase, strict=True) if r["critical"])
+    worst = sorted(fps, key=lambda x: -float(getattr(x[0], "score", 0.0) or 0.0))[:15]
+    return {
+        "n": len(rows),
+        "false_positives": len(fps),
+        "fp_rate": _rate(len(fps), len(rows)),
+        "precision_with_paraphrase_positives": _rate(tp, tp + len(fps)),
+        "fp_rate_by_style": {
+            k: {"n": v[0], "fp_rate": _rate(v[1], v[0])} for k, v in sorted(by_style.items())
+        },
+        "worst": [
+            {
+                "text": r["text"],
+                "type": getattr(a, "ctype", ""),
+                "source": getattr(a, "source", ""),
+                "score": round(float(getattr(a, "score", 0.0) or 0.0), 3),
+                "reason": getattr(a, "reason", ""),
+            }
+            for a, r in worst
+        ],
+    }
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
+
+
+def _logic(rows, found, embedder) -> dict[str, Any]:
+    critical: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for row, a in zip(rows, found, strict=True):
+        critical[row["kind"]][0] += 1
+        critical[row["kind"]][1] += bool(a.critical)
+    memories = [neutral(r["memory"].replace("{user}", NAME), NAME) for r in rows]
+    pool: list[str] = []  # every request and unrelated request, the candidates to rank
+    own: list[list[int]] = []
+    other: list[list[int]] = []
+    for row in rows:
+        own.append(list(range(len(pool), len(pool) + len(row["requests"]))))
+        pool.extend(row["requests"])
+        other.append(list(range(len(pool), len(pool) + len(row["unrelated"]))))
+        pool.extend(row["unrelated"])
+    m_vec = _unit(np.asarray(embedder.embed(memories), dtype=np.float32))
+    p_vec = _unit(np.asarray(embedder.embed(pool), dtype=np.float32))
+    sims = m_vec @ p_vec.T
+    per_kind: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for i, row in enumerate(rows):
+        order = np.argsort(-sims[i])
+        rank = np.empty(len(pool), dtype=int)
+        rank[order] = np.arange(1, len(pool) + 1)
+        best_other = max(float(sims[i, j]) for j in other[i])
+        wins = [float(sims[i, j]) > best_other for j in own[i]]
+        for key in (row["kind"], "all"):
+            d = per_kind[key]
+            d["pair_win"].extend(float(w) for w in wins)
+            d["group_win"].append(float(all(wins)))
+            d["rank"].extend(float(rank[j]) for j in own[i])
+            d["top10"].extend(float(rank[j] <= 10) for j in own[i])
+            d["cos_request"].extend(float(sims[i, j]) for j in own[i])
+            d["cos_unrelated"].append(best_other)
+    summary = {}
+    for key in (*KINDS, "all"):
+        d = per_kind.get(key)
+        if not d:
+            continue
+        summary[key] = {
+            "groups": len(d["group_win"]),
+            "request_beats_unrelated": round(float(np.mean(d["pair_win"])), 3),
+            "both_beat_unrelated": round(float(np.mean(d["group_win"])), 3),
+            "mean_rank": round(float(np.mean(d["rank"])), 1),
+            "median_rank": float(np.median(d["rank"])),
+            "recall_at_10": round(float(np.mean(d["top10"])), 3),
+            "mean_cos_request": round(float(np.mean(d["cos_request"])), 3),
+            "mean_cos_unrelated": round(float(np.mean(d["cos_unrelated"])), 3),
+        }
+    return {
+        "candidates": len(pool),
+        "statements_critical": {
+            k: {"n": v[0], "critical": v[1]} for k, v in sorted(critical.items())
+        },
+        "similarity": summary,
+    }
+
+
+# ---------------------------------------------------------------- reporting
+
+
+def _print_table(result: dict[str, Any]) -> None:
+    p = result["paraphrase"]
+    print(f"## Paraphrase set: {p['positives']} positives, {p['negatives']} near misses\n")
+    print("| measure | value |\n|---|---|")
+    for key, label in (
+        ("linked_recall", "linked recall (critical and shares an expected entry)"),
+        ("critical_recall", "critical recall"),
+        ("pattern_recall", "fact-pattern recall (match_facts alone)"),
+        ("precision", "precision of critical (positives + near misses)"),
+        ("negative_fp_rate", "near misses judged critical"),
+    ):
+        print(f"| {label} | {p[key]:.3f} |")
+    sources = ", ".join(f"{k} {v}" for k, v in p["critical_by_source"].items())
+    print(f"\ncritical positives by source: {sources}\n")
+    print("| style | n | linked | critical | patterns |\n|---|---|---|---|---|")
+    for style, m in p["by_style"].items():
+        print(
+            f"| {style} | {m['n']} | {m['linked_recall']:.3f} | {m['critical_recall']:.3f} "
+            f"| {m['pattern_recall']:.3f} |"
+        )
+    print("\n| type | n | linked | critical | patterns |\n|---|---|---|---|---|")
+    for ctype, m in p["by_type"].items():
+        print(
+            f"| {ctype} | {m['n']} | {m['linked_recall']:.3f} | {m['critical_recall']:.3f} "
+            f"| {m['pattern_recall']:.3f} |"
+        )
+    print("\n| near miss | n | judged critical |\n|---|---|---|")
+    for kind, m in p["negatives_by_kind"].items():
+        print(f"| {kind} | {m['n']} | {m['false_positives']} |")
+
+    c = result["ordinary_chat"]
+    print(f"\n## Ordinary chat: {c['n']} sentences\n")
+    print("| measure | value |\n|---|---|")
+    print(f"| false-positive rate | {c['fp_rate']:.3f} ({c['false_positives']}) |")
+    print(
+        "| precision on chat + paraphrase positives | "
+        f"{c['precision_with_paraphrase_positives']:.3f} |"
+    )
+    print("\n| style | n | FP rate |\n|---|---|---|")
+    for style, m in c["fp_rate_by_style"].items():
+        print(f"| {style} | {m['n']} | {m['fp_rate']:.3f} |")
+    print("\nWorst false positives:\n\n| text | type | source | score | reason |")
+    print("|---|---|---|---|---|")
+    for w in c["worst"]:
+        print(f"| {w['text']} | {w['type']} | {w['source']} | {w['score']:.2f} | {w['reason']} |")
+
+    pl = result["personal_logic"]
+    print(
+        f"\n## Personal logic: {sum(v['n'] for v in pl['statements_critical'].values())} groups\n"
+    )
+    print("| kind | statements judged critical |\n|---|---|")
+    for kind, m in pl["statements_critical"].items():
+        print(f"| {kind} | {m['critical']}/{m['n']} |")
+    print(
+        f"\nSimilarity baseline (memory vs its requests, {pl['candidates']} candidate requests):\n"
+    )
+    print(
+        "| kind | request > unrelated | both > unrelated | mean rank | median rank "
+        "| recall@10 | cos request | cos unrelated |\n|---|---|---|---|---|---|---|---|"
+    )
+    for kind, m in pl["similarity"].items():
+        print(
+            f"| {kind} | {m['request_beats_unrelated']:.3f} | {m['both_beat_unrelated']:.3f} "
+            f"| {m['mean_rank']:.1f} | {m['median_rank']:.1f} | {m['recall_at_10']:.3f} "
+            f"| {m['mean_cos_request']:.3f} | {m['mean_cos_unrelated']:.3f} |"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", type=Path, default=HERE / "data")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    parser.add_argument(
+        "--validate-only", action="store_true", help="check the data and exit (no model)"
+    )
+    args = parser.parse_args()
+    try:
+        ids = resource_entries()
+        paraphrase = validate_paraphrase(args.data_dir / "paraphrase_eval.jsonl", ids)
+        chat = validate_chat(args.data_dir / "ordinary_chat.jsonl")
+        logic, warnings = validate_logic(args.data_dir / "personal_logic_eval.jsonl")
+    except (DataError, OSError) as exc:
+        print(f"invalid evaluation data: {exc}", file=sys.stderr)
+        sys.exit(2)
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if args.validate_only:
+        print(f"ok: {len(paraphrase)} paraphrase rows, {len(chat)} chat rows, {len(logic)} groups")
+        return
+    result = measure(paraphrase, chat, logic)
+    if args.json:
+        print(json.dumps(result, indent=1, ensure_ascii=False))
+        return
+    _print_table(result)
+
+
+if __name__ == "__main__":
+    main()
