@@ -166,6 +166,12 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--batch", type=int, default=500, help="turns per add() call")
     ap.add_argument("--critical-share", type=float, default=0.1, help="turns that are constraints")
+    ap.add_argument(
+        "--verbatim",
+        action="store_true",
+        help="store each turn as one memory (add(infer=False)): the retrieval side at scale "
+        "without the extractor's cost",
+    )
     args = ap.parse_args()
     turns = synthetic_turns(args.memories, args.critical_share)
     with tempfile.TemporaryDirectory() as tmp:
@@ -183,7 +189,9 @@ def main() -> None:
                 {"content": t, "turn_id": f"t{i + j}"}
                 for j, t in enumerate(turns[i : i + args.batch])
             ]
-            mem.add(chunk, user_id="perf", session_id=f"s{i // args.batch}")
+            mem.add(
+                chunk, user_id="perf", session_id=f"s{i // args.batch}", infer=not args.verbatim
+            )
         ingest_s = time.perf_counter() - started
         stored = mem.stats()["memories"]
         asked = queries(args.queries)
@@ -217,7 +225,7 @@ def main() -> None:
         size = sum(p.stat().st_size for p in Path(tmp).iterdir())
     rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(json.dumps({
-        "turns": len(turns), "memories_stored": stored,
+        "turns": len(turns), "verbatim": args.verbatim, "memories_stored": stored,
         "ingest_s": round(ingest_s, 1), "ingest_turns_per_s": round(len(turns) / ingest_s, 1),
         "critical_memories": critical, "key_rows": keys,
         "search_latency": latency, "context_over_hybrid_p50": round(ratio, 2),

@@ -304,23 +304,23 @@ def test_quota(k: int, share: float, expected: int) -> None:
 @pytest.mark.parametrize(
     "text, mine",
     [
-        ("John's son is one year old.", True),
-        ("John has a dog named Max.", True),
-        ("Maria adopted a pup named Shadow.", False),
-        ("Maria's puppy is called Coco.", False),
+        ("Omar's son is one year old.", True),
+        ("Omar has a dog named Max.", True),
+        ("Lena adopted a pup named Pepper.", False),
+        ("Lena's puppy is called Biscuit.", False),
         ("The lease forbids pets.", True),
         ("After the move he sold his car.", True),
-        ("Maria offered John her condolences after his loss.", False),
-        ("Nate shared a vegan recipe with John.", False),
-        ("Maria and John adopted a rescue dog.", True),
-        ("Barcelona's metro is crowded, and John will ride it daily.", True),
-        ("Quick heads-up: John's cardiologist started John on Eliquis.", True),
-        ("Big news—John is eleven weeks pregnant!", True),
-        ("Sulfites set off John's asthma.", True),
+        ("Lena offered Omar her condolences after his loss.", False),
+        ("Ravi shared a soup recipe with Omar.", False),
+        ("Lena and Omar adopted a rescue dog.", True),
+        ("Barcelona's metro is crowded, and Omar will ride it daily.", True),
+        ("Quick heads-up: Omar's cardiologist started Omar on apixaban.", True),
+        ("Big news—Omar is eleven weeks pregnant!", True),
+        ("Pollen sets off Omar's hay fever.", True),
     ],
 )
 def test_only_the_users_own_facts_are_constraints(text: str, mine: bool) -> None:
-    assert about_user(text, "John") is mine
+    assert about_user(text, "Omar") is mine
 
 
 def test_a_key_many_entries_share_is_weaker_evidence_than_a_specific_one() -> None:

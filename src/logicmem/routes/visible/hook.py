@@ -98,10 +98,10 @@ _NOT_NAMES = frozenset(
 
 
 def acts_on_user(text: str, user_id: str) -> bool:
-    """Another person's act towards the user ("Maria offered John her condolences", "Nate
-    shared a recipe with John"): a name, a verb and, within a few plain words, the user
-    as its object. Not "Sulfites set off John's asthma" (the user's own thing) nor "Quick
-    heads-up: John's cardiologist ..." (no plain verb after the first word)."""
+    """Another person's act towards the user ("Lena lent Omar her car", "Ravi sent a
+    birthday card to Omar"): a name, a verb and, within a few plain words, the user as
+    its object. Not "Pollen sets off Omar's hay fever" (the user's own thing) nor "Heads-up:
+    Omar's dentist ..." (no plain verb after the first word)."""
     name = re.escape(user_id)
     pattern = rf"^[A-Z][a-z]+\s+(?!and\b|or\b)[a-z]+\s+(?:[a-z]+\s+){{0,6}}(?i:{name})(?!'s)\b"
     return re.match(pattern, text) is not None
@@ -109,7 +109,7 @@ def acts_on_user(text: str, user_id: str) -> bool:
 
 def about_user(text: str, user_id: str) -> bool:
     """Whether a memory can be the user's own standing constraint: a store also holds what
-    other people said about themselves ("Mel has three kids" in Caroline's memory) and
+    other people said about themselves ("Lena has three kids" in Omar's memory) and
     what they did to the user (``acts_on_user``)."""
     found = _NAMED_SUBJECT.match(text)
     name = found.group("name").lower() if found else ""
