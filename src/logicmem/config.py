@@ -65,9 +65,12 @@ class VisibilitySettings(_Section):
     share: float = Field(default=0.5, ge=0.0, le=1.0)
     """Largest part of k the visible slice may take (a cap: only constraints the request
     engages enter it, so it is often smaller, and may be empty)."""
-    min_probability: float = Field(default=0.5, ge=0.0, le=1.0)
+    min_probability: float = Field(default=0.02, ge=0.0, le=1.0)
     """Probability that a constraint matters for the request (the learned relevance model
-    times the criticality) at which it may enter the slice at all."""
+    times the criticality) at which it may enter the slice at all. Where it is placed is
+    decided against the semantic hits (``semantic_p1``), so a low floor only opens the tail
+    of a large k: 0.02 is what the semantic hit of rank 25 counts for. Chosen on dev half A
+    (0.5, 0.15, 0.05, 0.02 tried; docs/benchmarks.md)."""
     semantic_p1: float = Field(default=0.5, ge=0.0, le=1.0)
     """The probability that the semantic route's first hit is the memory that matters; the
     hit of rank r counts as ``semantic_p1 / r``. A constraint is placed ahead of a semantic
