@@ -317,6 +317,13 @@ def test_quota(k: int, share: float, expected: int) -> None:
         ("Quick heads-up: Omar's cardiologist started Omar on apixaban.", True),
         ("Big news—Omar is eleven weeks pregnant!", True),
         ("Pollen sets off Omar's hay fever.", True),
+        # said by the user in the first person, whatever the first word
+        ("We adopted a kitten last week.", True),
+        ("Ever since the crash I avoid highways.", True),
+        ("Please remember I'm vegan.", True),
+        ("Lena and I adopted a rescue dog.", True),
+        ("Lena lent me her car for the week.", False),
+        ("Lena has three kids.", False),
     ],
 )
 def test_only_the_users_own_facts_are_constraints(text: str, mine: bool) -> None:

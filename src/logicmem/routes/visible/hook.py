@@ -99,12 +99,19 @@ _NOT_NAMES = frozenset(
 
 def acts_on_user(text: str, user_id: str) -> bool:
     """Another person's act towards the user ("Lena lent Omar her car", "Ravi sent a
-    birthday card to Omar"): a name, a verb and, within a few plain words, the user as
-    its object. Not "Pollen sets off Omar's hay fever" (the user's own thing) nor "Heads-up:
-    Omar's dentist ..." (no plain verb after the first word)."""
-    name = re.escape(user_id)
-    pattern = rf"^[A-Z][a-z]+\s+(?!and\b|or\b)[a-z]+\s+(?:[a-z]+\s+){{0,6}}(?i:{name})(?!'s)\b"
+    birthday card to Omar", said by Omar: "Lena lent me her car"): a name, a verb and,
+    within a few plain words, the user as its object. Not "Pollen sets off Omar's hay
+    fever" (the user's own thing) nor "Heads-up: Omar's dentist ..." (no plain verb after
+    the first word)."""
+    user = rf"(?i:{re.escape(user_id)})(?!'s)|me|us"
+    pattern = rf"^[A-Z][a-z]+\s+(?!and\b|or\b)[a-z]+\s+(?:[a-z]+\s+){{0,6}}(?:{user})\b"
     return re.match(pattern, text) is not None
+
+
+# The speaker as the subject near the start ("We adopted ...", "Ever since I ...",
+# "Please note I'm ...", "Lena and I ..."): a capitalised first word there is not another
+# person's fact.
+_SPEAKER_EARLY = re.compile(r"^(?:\S+\s+){0,4}?(?:I|I'm|I've|I'd|We|we|My|my|Our|our)\b")
 
 
 def about_user(text: str, user_id: str) -> bool:
@@ -117,6 +124,8 @@ def about_user(text: str, user_id: str) -> bool:
     if other and acts_on_user(text, user_id):
         return False
     if contains(tokens(text), tokens(user_id)):
+        return True
+    if _SPEAKER_EARLY.match(text):
         return True
     return not other
 
