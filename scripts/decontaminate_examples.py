@@ -1,6 +1,7 @@
 """Drop authored criticality examples that come close to evaluation items.
 
-The classifier's training examples (``src/logicmem/data/criticality_examples.json``) and
+The classifier's training examples (``src/logicmem/data/criticality_examples.json`` and
+``personal_logic_examples.json``) and
 its held-out check (``benchmarks/data/criticality_eval.jsonl``) are written from general
 knowledge, but a sentence that paraphrases a development item would make the dev numbers
 measure memorisation. Every example whose MiniLM cosine to any dev memory (IMLogic m_l and
@@ -22,7 +23,8 @@ from logicmem.models.factory import build_embedder
 from logicmem.routes.visible.text import PROTOTYPE_SUBJECT, neutral_subject, sentence_subject
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "src" / "logicmem" / "data" / "criticality_examples.json"
+DATA = ROOT / "src" / "logicmem" / "data"
+EXAMPLES = [DATA / "criticality_examples.json", DATA / "personal_logic_examples.json"]
 EVAL = ROOT / "benchmarks" / "data" / "criticality_eval.jsonl"
 
 
@@ -52,16 +54,22 @@ def main() -> None:
             return []
         return [bool(s < args.max_cos) for s in (embedder.embed(texts) @ dev.T).max(axis=1)]
 
-    examples = json.loads(EXAMPLES.read_text())
     removed = 0
-    for ctype, sentences in examples["critical"].items():
-        flags = keep(sentences)
-        examples["critical"][ctype] = [s for s, ok in zip(sentences, flags, strict=True) if ok]
+    for path in EXAMPLES:
+        examples = json.loads(path.read_text())
+        for ctype, sentences in examples["critical"].items():
+            flags = keep(sentences)
+            examples["critical"][ctype] = [s for s, ok in zip(sentences, flags, strict=True) if ok]
+            removed += flags.count(False)
+        flags = keep(examples["ordinary"])
+        examples["ordinary"] = [s for s, ok in zip(examples["ordinary"], flags, strict=True) if ok]
         removed += flags.count(False)
-    flags = keep(examples["ordinary"])
-    examples["ordinary"] = [s for s, ok in zip(examples["ordinary"], flags, strict=True) if ok]
-    removed += flags.count(False)
-    EXAMPLES.write_text(json.dumps(examples, indent=1, ensure_ascii=False) + "\n")
+        # An entry's linked sentences are critical examples: those removed go from there too.
+        stated = {s for sentences in examples["critical"].values() for s in sentences}
+        links = examples.get("links", {})
+        for entry_id, sentences in links.items():
+            links[entry_id] = [s for s in sentences if s in stated]
+        path.write_text(json.dumps(examples, indent=1, ensure_ascii=False) + "\n")
     rows = [json.loads(line) for line in EVAL.read_text().splitlines() if line.strip()]
     # Evaluation sentences name other people: compare them in the examples' subject.
     flags = keep([neutral_subject(r["text"], sentence_subject(r["text"])) for r in rows])

@@ -41,6 +41,8 @@ ALLOWED_TYPES = {
     "role",
     "environment",
     "resource",
+    "value",
+    "reason",
     "other",
 }
 ALLOWED_DOMAINS = {

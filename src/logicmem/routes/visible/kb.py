@@ -1,19 +1,138 @@
 """The anticipation knowledge resource: standing constraints and where they matter.
 
 Entries live in package data (``logicmem/data/anticipation/*.jsonl``), each with the
-phrases that state the constraint (``fact_patterns``), the situations where it changes
-advice (``situations``), the public-knowledge bridge (``why``) and its ``source``.
+phrases that state the constraint (``fact_patterns``: generic and brand drug names, job
+titles, phrasal verbs for falling ill, everyday names of conditions), the situations where
+it changes advice (``situations``), the public-knowledge bridge (``why``) and its
+``source``.
+
+``KnowledgeBase.match_facts`` finds the entries a memory states. Patterns and memories are
+read alike (``text.fact_text``): person, possessives, *be* and *have* normalised, negated
+auxiliaries split, "works as" read as *is*, and every word lemmatised, so "Sam has been
+taking warfarin" meets "takes warfarin", "Sam is diabetic" meets "diabetic", "came down
+with strep" meets the pattern as written, "Sam works as an ER nurse" meets "i'm an er
+nurse". A pattern then matches in one of three ways:
+
+- *as written*: its words in order, at most one other word between neighbours where it
+  has two content words or starts with *be* ("uses home oxygen" for "uses oxygen", "is a
+  licensed psychologist" for "i'm a psychologist"), none for possession of one thing ("my
+  kids" is not "her fur kids"). A pattern of one content word matches only in this way and
+  in its own form: "retired" is not "retiring", "fostering" is not "we foster kittens".
+- *with optional words*, for a pattern of two or more content words: its words in order
+  with up to two other words between neighbours ("allergic to most tree nuts", "takes a
+  low dose of warfarin"); numbers and adverbs between do not count ("has 2 dogs", "is now
+  a fully licensed real estate agent"); no new *be* or *have* between them ("Sam's dog has
+  allergies" is not "dog allergy"; a passive is fine: "license was suspended").
+- *in another order*, for such a pattern without a negation of its own: all its words
+  within a short window (its length plus three) of one clause with only linking words
+  between ("diagnosed with mono" for "mono diagnosis", "arthritis in both knees" for "knee
+  arthritis", "peanuts, I'm really allergic to them"), not after a possessive ("my dog is
+  allergic to chicken" is not "allergic to dogs"), and where a verb comes between, only
+  with a word referring back ("them", "what", "something").
+
+Whichever way, a match is refused when what it states does not hold for the speaker:
+
+- a negation, hypothetical or cessation between its words or within three words before
+  it in its comma-delimited segment ("not allergic", "no longer vegan", "if I were
+  pregnant", "would love to get a dog", "stopped taking warfarin"); a first-person subject
+  closes that scope ("I should mention I'm allergic" holds) unless "if", "whether" or
+  "unless" precedes it; a pattern's own negation ("don't have a car") is its fact;
+- a past state where the pattern states a present one: a past *be*, "used to", "once" or
+  a past verb ("was on warfarin", "took Accutane", "lived in Phoenix", "drove for Uber in
+  college"); a past *had* only before possession ("had a dog", while "had back surgery"
+  still counts); "was diagnosed with", "was prescribed" start a state; a past-event
+  pattern ("had a concussion", "came down with the flu") still matches, unless the clause
+  goes on to an earlier time of life ("as a kid", "in high school");
+- another person as the subject ("my friend is pregnant", "my coworker's dog"); a topic
+  ("a documentary about long-haul truckers"); a modifier of another noun ("a flu shot", "a
+  cold brew", "a vegan burger"); an open future ("a half marathon someday");
+- an animal's age for a child's ("Luna, the cat, is 5"), and a pattern of numbers only.
+
+Where two entries of one type match and one match's content words lie inside the other's,
+the wider match wins ("type 1 diabetes" is not also "diabetic", a type 2 entry).
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
-from logicmem.routes.visible.text import ANIMALS, MARKERS, contains_loosely, fact_tokens
+from logicmem.routes.visible.text import (
+    ANIMALS,
+    MARKERS,
+    OTHER_PEOPLE_WORDS,
+    FactText,
+    fact_text,
+    fact_tokens,
+    lemma,
+)
+
+
+def _lemmas(words: str) -> frozenset[str]:
+    return frozenset(lemma(w) for w in words.split())
+
+
+# Words that do not count as content when deciding how loosely a pattern may match.
+_FUNCTION = _lemmas(
+    "to of for in on at with from by and or as about into than do this that these those "
+    "some any all so very really too also still quite just"
+)
+NEGATION = frozenset(["not", "no", "never", "nor", "neither"])
+HYPOTHETICAL = _lemmas(
+    "if would might could should maybe perhaps whether unless wonder hypothetically suppose "
+    "imagine wish considering"
+)
+CESSATION = _lemmas("stop quit formerly former once")
+_CONDITIONAL = _lemmas("if whether unless")
+_FORMERLY = frozenset(["was", lemma("formerly"), lemma("once")])
+_ADVERBS = _lemmas(
+    "always still also really very just only so quite pretty super severely extremely "
+    "mildly slightly badly terribly seriously deathly highly incredibly ever already even "
+    "both all then now currently fully officially"
+)
+_RESUMPTIVE = _lemmas("it them those these one ones something what which that thing")
+# What may stand between the words of a pattern said in another order: "diagnosed with
+# mono", "peanuts, I'm really allergic to them", "warfarin, which I take".
+_LINKERS = (
+    _ADVERBS
+    | _RESUMPTIVE
+    | MARKERS
+    | _lemmas("to of for with from on in at by about against do i me")
+)
+# An earlier time of life after a past event: "broke an arm as a child".
+_EARLIER = [
+    fact_tokens(phrase)
+    for phrase in (
+        "as a child", "as a kid", "as a teen", "as a teenager", "as a toddler", "as a baby",
+        "as a student", "years ago", "back in", "back when", "in high school", "in college",
+        "growing up", "when i was", "when younger",
+    )
+]  # fmt: skip
+# Other people whose facts a memory may report ("my friend is pregnant").
+OTHER_PEOPLE = _lemmas(OTHER_PEOPLE_WORDS)
+_SCOPE = 3  # words before a match where a negation or hypothetical still governs it
+# After "was", the start of a state: "was diagnosed with celiac", "was prescribed warfarin".
+_ONSET = _lemmas("diagnosed prescribed started put told found born")
+# A past form of these before a match ends what it states: "took Accutane as a teenager".
+_STATE_VERBS = _lemmas("take use wear live drive work own eat keep follow rent fly ride")
+# A word after a match that makes it a modifier of another noun: "flu shot", "cold brew".
+_COMPOUND = _lemmas(
+    "shot shots vaccine vaccines jab jabs season brew brews snap front plunge weather "
+    "toy toys sitter walker park show cafe costume meme video videos butter sauce burger "
+    "burgers restaurant restaurants recipe recipes option options dish dishes meal meals menu "
+    "cheese sausage bakery brand cookbook friendly"
+)
+# A clause that goes on to put the fact off into an open future: "a marathon someday".
+_SOMEDAY = _lemmas("someday eventually")
+# A talk or medium whose topic a match is: "a documentary about long-haul truckers".
+_MEDIA = _lemmas(
+    "documentary article book podcast show movie film video lecture talk class course "
+    "story post episode series report news"
+)
 
 
 def _gap(needle: tuple[str, ...]) -> int:
@@ -21,6 +140,34 @@ def _gap(needle: tuple[str, ...]) -> int:
     oxygen" in "uses home oxygen") or is a copula ("is a psychologist" in "is a licensed
     psychologist"); none for possession of one thing ("my kids" is not "her fur kids")."""
     return 1 if len(set(needle) - MARKERS) > 1 or needle[0] in ("be", "was", "had") else 0
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A fact pattern as the matcher reads it."""
+
+    text: str
+    read: FactText
+    loose: tuple[int, ...]  # indices of the words a looser match needs
+    content: int  # how many content words it has
+    past: bool  # it states a past event ("had a concussion", "was evicted")
+    blockers: frozenset[str]  # negations, hypotheticals, cessations it does not contain
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return self.read.words
+
+
+def compile_pattern(text: str) -> Pattern:
+    read = fact_text(text)
+    words = read.words
+    loose = [i for i, w in enumerate(words) if w != "do"]
+    content = sum(1 for w in words if w not in MARKERS and w not in _FUNCTION)
+    past = any(read.past) or any(w in ("was", "had") for w in words)
+    blockers = (NEGATION | HYPOTHETICAL | CESSATION) - set(words)
+    if set(words) & NEGATION:
+        blockers -= NEGATION  # a pattern that carries its own polarity ("not 21 yet")
+    return Pattern(text, read, tuple(loose), content, past, frozenset(blockers))
 
 
 @dataclass(frozen=True)
@@ -33,6 +180,231 @@ class Entry:
     why: str
     source: str
     pattern_tokens: tuple[tuple[str, ...], ...] = field(default=(), repr=False)
+    compiled: tuple[Pattern, ...] = field(default=(), repr=False)
+
+
+def _in_order(words: tuple[str, ...], needle: list[str], gap: int) -> Iterator[list[int]]:
+    """Positions of ``needle``'s words in order, at most ``gap`` words between neighbours
+    (the earliest such run from each start)."""
+    for start, word in enumerate(words):
+        if word != needle[0]:
+            continue
+        at = [start]
+        for want in needle[1:]:
+            nxt, skipped = None, 0
+            for j in range(at[-1] + 1, len(words)):
+                if words[j] == want:
+                    nxt = j
+                    break
+                # a number or an adverb does not count: "has 2 dogs", "is now a fully ..."
+                if not words[j].isdigit() and words[j] not in _ADVERBS:
+                    skipped += 1
+                if skipped > gap:
+                    break
+            if nxt is None:
+                break
+            at.append(nxt)
+        else:
+            yield at
+
+
+def _any_order(words: tuple[str, ...], needle: list[str], span: int) -> Iterator[list[int]]:
+    """Positions of all of ``needle``'s words within ``span`` words, not in its order."""
+    wanted = set(needle)
+    for start, word in enumerate(words):
+        if word not in wanted:
+            continue
+        used: set[int] = set()
+        at: list[int] = []
+        for want in needle:
+            nxt = next(
+                (j for j in range(start, min(len(words), start + span))
+                 if words[j] == want and j not in used),
+                None,
+            )  # fmt: skip
+            if nxt is None:
+                break
+            used.add(nxt)
+            at.append(nxt)
+        else:
+            if min(at) == start and at != sorted(at):
+                yield at
+
+
+def _earlier(text: FactText, hi: int) -> bool:
+    """Whether the clause goes on, within a few words, to an earlier time of life."""
+    words = text.words
+    end = hi + 1
+    while end < len(words) and end <= hi + 8 and text.clause[end] == text.clause[hi]:
+        end += 1
+    tail = words[hi + 1 : end]
+    return any(
+        tail[i : i + len(phrase)] == phrase
+        for phrase in _EARLIER
+        for i in range(len(tail) - len(phrase) + 1)
+    )
+
+
+def _verb(text: FactText, j: int) -> bool:
+    """A *be* or the verb *have* (not a possessive determiner)."""
+    word = text.words[j]
+    return word in ("be", "was", "had") or (word == "poss" and text.have[j])
+
+
+def _before(text: FactText, lo: int, same: tuple[int, ...]) -> Iterator[int]:
+    """The words before position ``lo`` in its clause or segment (``same``), nearest first:
+    up to ``_SCOPE`` words that are not function words, and the function words between."""
+    counted = 0
+    for j in range(lo - 1, -1, -1):
+        if same[j] != same[lo] or counted >= _SCOPE:
+            return
+        yield j
+        if text.words[j] not in _FUNCTION and text.words[j] not in MARKERS:
+            counted += 1
+
+
+def _holds(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mode: str) -> bool:
+    """Whether a match at ``at`` (of the pattern's words ``idx``) states the fact as
+    holding for the speaker: see the module docstring."""
+    words = text.words
+    lo, hi = min(at), max(at)
+    matched = set(at)
+    inside = [j for j in range(lo, hi + 1) if j not in matched]
+    if any(words[j] in pattern.blockers for j in inside):
+        return False
+    needed = set(pattern.words)
+    verbs = [
+        j
+        for j in inside
+        if _verb(text, j)
+        and words[j] not in needed
+        # a passive is not a new predicate: "license was suspended"
+        and not (words[j] in ("be", "was") and j + 1 in matched and text.form[j + 1] == "past")
+    ]
+    if mode != "reversed" and verbs:
+        return False  # "Sam's dog has allergies" is not "dog allergy"
+    if mode != "exact" and text.clause[lo] != text.clause[hi]:
+        return False
+    if mode == "reversed":
+        if lo > 0 and words[lo - 1] == "poss":
+            return False  # "my dog is allergic to chicken" is not "allergic to dogs"
+        if any(words[j] not in _LINKERS for j in inside):
+            return False  # "a phone chat with an old friend" is not "old phone"
+        after = range(lo, min(len(words), hi + 3))
+        if verbs and not any(words[j] in _RESUMPTIVE for j in after):
+            return False
+        if not pattern.past and any(words[j] in _FORMERLY for j in inside):
+            return False
+    if (
+        hi + 1 < len(words)
+        and words[hi + 1] in _COMPOUND
+        and text.clause[hi + 1] == text.clause[hi]
+    ):
+        return False  # "a flu shot", "a cold brew", "the dog park"
+    # Negations, hypotheticals and cessations just before the match.
+    if text.first_person[lo]:
+        scope = [lo - 1] if lo > 0 and text.segment[lo - 1] == text.segment[lo] else []
+    else:
+        scope = []
+        for j in _before(text, lo, text.segment):
+            scope.append(j)
+            if text.first_person[j]:
+                if (
+                    j > 0
+                    and words[j - 1] in _CONDITIONAL
+                    and text.segment[j - 1] == text.segment[j]
+                ):
+                    return False  # "if I'm ..."
+                break
+    if any(words[j] in pattern.blockers for j in scope):
+        return False
+    if (
+        any(words[j] == "about" and j > 0 and words[j - 1] in _MEDIA for j in scope)
+        and pattern.words[0] != "poss"
+    ):
+        return False  # the topic of a documentary, not the speaker's fact
+    tail = range(hi + 1, min(len(words), hi + 8))
+    if any(words[j] in _SOMEDAY and text.clause[j] == text.clause[hi] for j in tail):
+        return False
+    # A past state or event, where the pattern states a present one: "was on warfarin",
+    # "used to be vegan", "had a dog" (a past *had* still counts before an event: "had back
+    # surgery"; "was diagnosed with" and "was prescribed" start a state), a past verb
+    # ("took Accutane", "lived in Phoenix").
+    if not pattern.past:
+        if any(text.past[j] for j in at):
+            return False
+        for j in _before(text, lo, text.clause):
+            if words[j] in _FORMERLY or (words[j] == "had" and pattern.words[0] == "poss"):
+                nxt = next((k for k in range(j + 1, lo) if words[k] not in _ADVERBS), lo)
+                if words[j] != "was" or words[nxt] not in _ONSET:
+                    return False
+            if text.past[j] and words[j] in _STATE_VERBS:
+                return False
+            if words[j] not in _ADVERBS and (
+                text.past[j] or _verb(text, j) or text.first_person[j]
+            ):
+                break
+    else:
+        for j, i in zip(at, idx, strict=True):
+            if text.past[j] and not pattern.read.past[i] and pattern.words[i] not in MARKERS:
+                return False
+    if (any(text.past[j] for j in at) or any(words[j] in ("was", "had") for j in at)) and (
+        _earlier(text, hi)
+    ):
+        return False  # "broke an arm as a child", "had a concussion in high school"
+    if any(words[max(0, lo - 1) : hi + 1] == list(phrase) for phrase in _EARLIER):
+        return False  # "as a teenager" is a time of life, not a present age
+    if pattern.content == 1:
+        for j, i in zip(at, idx, strict=True):
+            if pattern.words[i] not in MARKERS and text.form[j] != pattern.read.form[i]:
+                return False  # one word, in its own form: "retired" is not "retiring"
+    # Someone else's fact: "my friend is pregnant", "my coworker's dog".
+    if not text.first_person[lo]:
+        for j in range(lo - 1, max(-1, lo - 5), -1):
+            if text.clause[j] != text.clause[lo] or text.first_person[j]:
+                break
+            if words[j] in OTHER_PEOPLE:
+                return False
+    return True
+
+
+def match_at(
+    text: FactText, pattern: Pattern, present: frozenset[str] | None = None
+) -> list[int] | None:
+    """Where ``text`` states ``pattern``'s fact (the positions of its words), or None (see
+    the module docstring)."""
+    words = pattern.words
+    if not any(w.isalpha() for w in words):
+        return None  # numbers only ("i'm 20" once the subject is dropped)
+    present = present if present is not None else frozenset(text.words)
+    idx = list(range(len(words)))
+    if set(words) <= present:
+        for at in _in_order(text.words, list(words), _gap(words)):
+            if _holds(text, at, pattern, idx, "exact"):
+                return at
+    loose = list(pattern.loose)
+    needle = [words[i] for i in loose]
+    if (
+        pattern.content < 2
+        or not needle
+        or any(w.isdigit() for w in words)
+        or not set(needle) <= present
+    ):
+        return None
+    for at in _in_order(text.words, needle, 2):
+        if _holds(text, at, pattern, loose, "ordered"):
+            return at
+    if set(words) & NEGATION:
+        return None  # a pattern's own polarity depends on where its words are
+    for at in _any_order(text.words, needle, len(needle) + 3):
+        if _holds(text, at, pattern, loose, "reversed"):
+            return at
+    return None
+
+
+def matches(text: str, pattern: str) -> bool:
+    """Whether ``text`` states the fact of ``pattern``."""
+    return match_at(fact_text(text), compile_pattern(pattern)) is not None
 
 
 class KnowledgeBase:
@@ -55,22 +427,33 @@ class KnowledgeBase:
         return len(self.entries)
 
     def match_facts(self, text: str) -> list[tuple[Entry, str]]:
-        """Entries whose fact patterns occur in ``text`` (with the pattern that matched)."""
-        words = fact_tokens(text)
+        """Entries whose fact patterns ``text`` states, each with its widest matching
+        pattern. An entry whose matched content words lie inside those of a wider match
+        of another entry of its type gives way to it: "type 1 diabetes" is not also
+        "diabetic" (type 2); "recently retired" (a role) still is "retired" (an age)."""
+        read = fact_text(text)
+        present = frozenset(read.words)
         animal = ANIMALS.search(text.lower()) is not None
-        found = []
+        found: list[tuple[Entry, str, frozenset[int]]] = []
         for entry in self.entries.values():
-            for pattern, needle in zip(entry.fact_patterns, entry.pattern_tokens, strict=True):
-                # A pattern of numbers only ("i'm 20" once the subject is dropped) would
-                # match any figure; ages match through their "N year old" form.
-                if animal and "year" in needle and "old" in needle:
+            best: tuple[str, frozenset[int]] | None = None
+            for pattern in entry.compiled:
+                words = pattern.words
+                if animal and "year" in words and "old" in words:
                     continue  # "Luna, the cat, is 5 years old" is not a child's age
-                if any(w.isalpha() for w in needle) and contains_loosely(
-                    words, needle, gap=_gap(needle)
-                ):
-                    found.append((entry, pattern))
-                    break
-        return found
+                at = match_at(read, pattern, present)
+                if at is None:
+                    continue
+                content = frozenset(j for j in at if read.words[j] not in MARKERS)
+                if best is None or len(content) > len(best[1]):
+                    best = (pattern.text, content)
+            if best is not None:
+                found.append((entry, *best))
+        return [
+            (entry, pattern)
+            for entry, pattern, at in found
+            if not any(at < other and e.type == entry.type for e, _, other in found)
+        ]
 
     def patterns(self) -> list[tuple[str, str]]:
         """(entry id, pattern) for every fact pattern, for embedding-based matching."""
@@ -79,6 +462,7 @@ class KnowledgeBase:
 
 def _entry(row: dict[str, object]) -> Entry:
     patterns = tuple(str(p) for p in row["fact_patterns"])  # type: ignore[attr-defined]
+    compiled = tuple(compile_pattern(p) for p in patterns)
     return Entry(
         id=str(row["id"]),
         type=str(row["type"]),
@@ -87,7 +471,8 @@ def _entry(row: dict[str, object]) -> Entry:
         situations=tuple(str(s) for s in row["situations"]),  # type: ignore[attr-defined]
         why=str(row.get("why", "")),
         source=str(row.get("source", "")),
-        pattern_tokens=tuple(fact_tokens(p) for p in patterns),
+        pattern_tokens=tuple(p.words for p in compiled),
+        compiled=compiled,
     )
 
 

@@ -1,9 +1,26 @@
-"""Phrase matching that survives plurals, possessives and person: "my cats" ~ "Maya's cat"."""
+"""Text normalisation for the visibility route.
+
+- ``tokens``/``contains``: query-time phrase matching that survives plurals, possessives
+  and person ("my cats" ~ "Maya's cat"), with a crude plural stemmer.
+- ``fact_text``/``fact_tokens``: how a stated fact is read for the knowledge resource's
+  fact patterns (``kb.KnowledgeBase.match_facts``): person, possessives, *be* and *have*
+  normalised, and every word through ``lemma``, a light dependency-free lemmatiser (the
+  inflectional steps of Porter2 plus tables of irregular forms, "took" -> take, "caught"
+  -> catch, and of derivations that state the same fact, "allergic" ~ "allergy",
+  "diabetic" ~ "diabetes", "pregnancy" ~ "pregnant"); per word also its clause, whether it
+  states the past, and whether it came from a first-person word.
+- ``fact_sentence``: a fact pattern as a short sentence about ``PROTOTYPE_SUBJECT`` ("takes
+  warfarin" -> "Sam takes warfarin."), the exemplars memories are embedded against.
+- ``neutral_subject``, ``sentence_subject``: memories compared in one person's name.
+- ``gives_advice``, ``reports_other``: memories of advice given to others, and of news
+  about a friend, a sibling or a coworker ("Sam's coworker is on Eliquis").
+"""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from typing import NamedTuple
 
 _DROP = frozenset(
     [
@@ -100,28 +117,6 @@ _AGE = re.compile(
     r"(\d{1,3})\b(?!\s*(?:%|percent|dollars|minutes|hours|miles|pounds|lbs|kg|km|weeks|"
     r"months|days|times|of|and a half|x\b|am\b|pm\b))"
 )
-# How a fact is said, normalised so "I'm a realtor" ~ "Sam is a licensed realtor" and
-# "my daughter" ~ "Sam's daughter" ~ "his daughter", while "our kids" does not match
-# "books for kids" (the possessive is kept as a marker instead of being dropped).
-# A past *be* or *have* ("was pregnant", "when they were teenagers", "had a dog back in
-# Michigan") is kept apart from the present: a pattern of a present state ("i'm a
-# teenager", "has a dog") does not match what no longer holds; one of a past event ("had
-# a concussion") still does.
-MARKERS = frozenset(["poss", "be", "was", "had"])  # what fact_tokens puts for have and be
-_FACT_FORMS = {
-    **dict.fromkeys(["i", "we", "he", "she", "they", "i'd", "we'd", "i'll", "we'll"], ""),
-    **dict.fromkeys(["my", "our", "his", "her", "their", "mine", "ours"], "poss"),
-    **dict.fromkeys(["is", "am", "are", "i'm", "we're", "he's", "she's"], "be"),
-    **dict.fromkeys(["was", "were"], "was"),
-    **dict.fromkeys(["they're", "be", "been", "being"], "be"),
-    # "has a toddler" ~ "my toddler": having is possessing, for these patterns.
-    **dict.fromkeys(["has", "have", "having", "i've", "we've", "they've"], "poss"),
-    "had": "had",
-    **dict.fromkeys(["does", "did", "do"], "do"),
-    **dict.fromkeys(["a", "an", "the"], ""),
-}
-
-
 # Ages of animals are chatted about as often as children's ("Luna, the cat, is 5").
 ANIMALS = re.compile(
     r"\b(?:cats?|kittens?|dogs?|pupp(?:y|ies)|pups?|pets?|horses?|ponies|pony|rabbits?|"
@@ -137,26 +132,346 @@ def _digits(match: re.Match[str]) -> str:
     return str(_TENS[tens] + (_UNITS.index(unit) if unit else 0))
 
 
-def fact_tokens(text: str) -> tuple[str, ...]:
-    """Word stems for matching a stated fact against knowledge patterns, whoever says it:
-    subject pronouns dropped, possessives and *have* as ``poss``, forms of *be* as one word,
-    past *be* and *have* as their own words;
-    number words as digits; an age stated any common way ("turning three", "is 20",
-    "twenty years old") also as "N year old"; hyphenated words split ("two-seater")."""
+# --- A light lemmatiser for fact matching ------------------------------------------------
+# Regular inflections follow the first and last steps of the Porter2 ("English Snowball")
+# stemmer: plurals and third persons (-s, -es, -ies), participles (-ing, -ed, a doubled
+# consonant undone, a silent e restored on a short stem: "taking" -> take, "running" ->
+# run, "hoping" -> hope but "hopping" -> hop) and a final silent e ("diagnose" and
+# "diagnosed" -> diagnos). Its derivational steps (-ation, -ness, -ive ...) are left out:
+# they conflate too much ("organ" ~ "organic"). What the rules cannot see comes from two
+# tables: common irregular forms ("took", "caught", "flew") and the derivations that
+# state the same fact ("allergic" ~ "allergy", "diabetic" ~ "diabetes").
+
+_IRREGULAR_PAST = {
+    **dict.fromkeys(["took", "taken"], "take"),
+    **dict.fromkeys(["got", "gotten"], "get"),
+    **dict.fromkeys(["ate", "eaten"], "eat"),
+    **dict.fromkeys(["fell", "fallen"], "fall"),
+    **dict.fromkeys(["drove", "driven"], "drive"),
+    **dict.fromkeys(["flew", "flown"], "fly"),
+    **dict.fromkeys(["broke", "broken"], "break"),
+    **dict.fromkeys(["went", "gone"], "go"),
+    **dict.fromkeys(["gave", "given"], "give"),
+    **dict.fromkeys(["began", "begun"], "begin"),
+    **dict.fromkeys(["wore", "worn"], "wear"),
+    **dict.fromkeys(["tore", "torn"], "tear"),
+    **dict.fromkeys(["rode", "ridden"], "ride"),
+    **dict.fromkeys(["wrote", "written"], "write"),
+    **dict.fromkeys(["woke", "woken"], "wake"),
+    **dict.fromkeys(["drank", "drunk"], "drink"),
+    **dict.fromkeys(["chose", "chosen"], "choose"),
+    **dict.fromkeys(["froze", "frozen"], "freeze"),
+    **dict.fromkeys(["grew", "grown"], "grow"),
+    **dict.fromkeys(["knew", "known"], "know"),
+    **dict.fromkeys(["threw", "thrown"], "throw"),
+    **dict.fromkeys(["swam", "swum"], "swim"),
+    **dict.fromkeys(["stole", "stolen"], "steal"),
+    **dict.fromkeys(["spoke", "spoken"], "speak"),
+    **dict.fromkeys(["hid", "hidden"], "hide"),
+    **dict.fromkeys(["forgot", "forgotten"], "forget"),
+    **dict.fromkeys(["underwent", "undergone"], "undergo"),
+    **dict.fromkeys(["shook", "shaken"], "shake"),
+    **dict.fromkeys(["swore", "sworn"], "swear"),
+    **dict.fromkeys(["drew", "drawn"], "draw"),
+    **dict.fromkeys(["blew", "blown"], "blow"),
+    **dict.fromkeys(["saw", "seen"], "see"),
+    **dict.fromkeys(["struck", "stricken"], "strike"),
+    **dict.fromkeys(["did", "done"], "do"),
+    "caught": "catch", "came": "come", "made": "make", "ran": "run", "felt": "feel",
+    "kept": "keep", "lost": "lose", "sold": "sell", "bought": "buy", "told": "tell",
+    "found": "find", "brought": "bring", "fought": "fight", "spent": "spend",
+    "slept": "sleep", "became": "become", "paid": "pay", "held": "hold", "fed": "feed",
+    "breastfed": "breastfeed", "bled": "bleed", "sat": "sit", "stood": "stand",
+    "met": "meet", "thought": "think", "taught": "teach", "heard": "hear", "meant": "mean",
+    "built": "build", "sent": "send", "led": "lead", "dealt": "deal", "stuck": "stick",
+    "hung": "hang", "dug": "dig", "overcame": "overcome", "withdrew": "withdraw",
+    "sought": "seek", "fled": "flee", "bitten": "bite",
+}  # fmt: skip
+_IRREGULAR = {
+    **_IRREGULAR_PAST,
+    "goes": "go", "quitting": "quit", "dying": "die", "lying": "lie", "tying": "tie",
+    "children": "child", "men": "man", "women": "woman", "feet": "foot", "teeth": "tooth",
+    "mice": "mouse", "geese": "goose", "wives": "wife", "knives": "knife",
+    "people": "person", "grandchildren": "grandchild", "stepchildren": "stepchild",
+}  # fmt: skip
+# Words the rules would cut but that are not inflected.
+_INVARIANT = frozenset(["news", "bias", "series", "species", "lens", "always", "perhaps"])
+
+# Derivations that state the same fact ("Sam is diabetic" ~ "Sam has diabetes"): each is
+# read as its canonical word, in patterns and in texts, so the two meet.
+_DERIVED = {
+    **dict.fromkeys(["allergic", "allergies"], "allergy"),
+    **dict.fromkeys(["diabetic", "diabetics"], "diabetes"),
+    **dict.fromkeys(["pregnancy", "pregnancies"], "pregnant"),
+    **dict.fromkeys(["epileptic", "epileptics"], "epilepsy"),
+    **dict.fromkeys(["asthmatic", "asthmatics"], "asthma"),
+    **dict.fromkeys(["veganism", "vegans"], "vegan"),
+    **dict.fromkeys(["vegetarianism", "vegetarians"], "vegetarian"),
+    **dict.fromkeys(["pescatarianism", "pescatarians", "pescetarian"], "pescatarian"),
+    "arthritic": "arthritis",
+    **dict.fromkeys(["anemic", "anaemic", "anaemia"], "anemia"),
+    **dict.fromkeys(["coeliac", "coeliacs", "celiacs"], "celiac"),
+    "autistic": "autism",
+    "dyslexic": "dyslexia",
+    **dict.fromkeys(["diagnosis", "diagnoses", "diagnosing", "diagnosed"], "diagnose"),
+    **dict.fromkeys(["intolerance", "intolerances"], "intolerant"),
+    **dict.fromkeys(["sensitivity", "sensitivities"], "sensitive"),
+    "hypertensive": "hypertension",
+    **dict.fromkeys(["depressed", "depressive"], "depression"),
+    "sobriety": "sober",
+    **dict.fromkeys(["addicted", "addiction", "addictions", "addicts"], "addict"),
+    **dict.fromkeys(["alcoholism", "alcoholics"], "alcoholic"),
+    "infertile": "infertility",
+    **dict.fromkeys(["insomniac", "insomniacs"], "insomnia"),
+    "narcoleptic": "narcolepsy",
+    "anorexic": "anorexia",
+    "bulimic": "bulimia",
+    **dict.fromkeys(["paralysed", "paralyzed"], "paralysis"),
+    "claustrophobia": "claustrophobic",
+    "schizophrenic": "schizophrenia",
+    "osteoporotic": "osteoporosis",
+    "hypothyroid": "hypothyroidism",
+    "hyperthyroid": "hyperthyroidism",
+    "immunosuppressed": "immunocompromised",
+    **dict.fromkeys(["teetotaller", "teetotaler", "teetotalers", "teetotallers"], "teetotal"),
+}  # fmt: skip
+
+_VOWEL = frozenset("aeiou")
+
+
+def _vowel(word: str, i: int) -> bool:
+    """Porter's vowels: a, e, i, o, u, and y after a consonant."""
+    char = word[i]
+    return char in _VOWEL or (char == "y" and i > 0 and not _vowel(word, i - 1))
+
+
+def _region(word: str, start: int) -> int:
+    """Where Porter's R1 (``start`` 0) or R2 (``start`` R1) begins: after the first
+    consonant that follows a vowel."""
+    for i in range(start + 1, len(word)):
+        if not _vowel(word, i) and _vowel(word, i - 1):
+            return i + 1
+    return len(word)
+
+
+def _short_syllable(word: str) -> bool:
+    """Ends consonant-vowel-consonant (the last not w, x or y), or is vowel-consonant."""
+    n = len(word)
+    if n == 2:
+        return _vowel(word, 0) and not _vowel(word, 1)
+    return (
+        n > 2
+        and not _vowel(word, n - 3)
+        and _vowel(word, n - 2)
+        and not _vowel(word, n - 1)
+        and word[-1] not in "wxy"
+    )
+
+
+def _inflection(word: str) -> str:
+    """Porter2's steps 1a-1c and 5: inflections, then a silent e."""
+    if len(word) <= 2 or not word.isalpha() or word in _INVARIANT:
+        return word
+    if word.endswith("sses"):
+        word = word[:-2]
+    elif word.endswith(("ied", "ies")):
+        word = word[:-2] if len(word) > 4 else word[:-1]
+    elif word.endswith(("us", "ss")):
+        pass
+    elif word.endswith("s") and any(_vowel(word, i) for i in range(len(word) - 2)):
+        word = word[:-1]
+    if not word.endswith("eed"):  # "need", "breastfeed" (Porter's "agreed" -> agree aside)
+        for suffix in ("ingly", "edly", "ing", "ed"):
+            if not word.endswith(suffix):
+                continue
+            base = word[: -len(suffix)]
+            if any(_vowel(base, i) for i in range(len(base))):
+                word = base
+                if word.endswith(("at", "bl", "iz")):
+                    word += "e"
+                elif len(word) > 3 and word[-1] == word[-2] and word[-1] in "bdgmnprt":
+                    word = word[:-1]
+                elif _short_syllable(word) and _region(word, 0) >= len(word):
+                    word += "e"
+            break
+    if len(word) > 2 and word[-1] == "y" and word[-2] not in "aeiouy":
+        word = word[:-1] + "i"
+    if word.endswith("e") and len(word) > 3:
+        r1 = _region(word, 0)
+        end = len(word) - 1
+        if end >= _region(word, r1) or (end >= r1 and not _short_syllable(word[:-1])):
+            word = word[:-1]
+    return word
+
+
+def lemma(word: str) -> str:
+    """A word's matching form: irregular and derived forms read as their base ("took" ->
+    take, "asthmatic" -> asthma), then regular inflections removed ("takes", "taking",
+    "take" -> take; "allergies", "allergy", "allergic" -> allergi)."""
+    word = _IRREGULAR.get(word, word)
+    return _inflection(_DERIVED.get(word, word))
+
+
+def word_form(word: str) -> str:
+    """ "past" for a simple past or past participle ("took", "lived"), "ing" for a present
+    participle, else "" (derived words such as "diagnosed" or "depressed" are states)."""
+    if word in _IRREGULAR_PAST:
+        return "past"
+    if word in _DERIVED or word in _IRREGULAR or not word.isalpha():
+        return ""
+    if word.endswith("ed") and not word.endswith("eed") and _inflection(word) != word:
+        return "past"
+    if word.endswith("ing") and _inflection(word) != word:
+        return "ing"
+    return ""
+
+
+# How a fact is said, normalised so "I'm a realtor" ~ "Sam is a licensed realtor" and
+# "my daughter" ~ "Sam's daughter" ~ "his daughter", while "our kids" does not match
+# "books for kids" (the possessive is kept as a marker instead of being dropped).
+# A past *be* or *have* ("was pregnant", "when they were teenagers", "had a dog back in
+# Michigan") is kept apart from the present: a pattern of a present state ("i'm a
+# teenager", "has a dog") does not match what no longer holds; one of a past event ("had
+# a concussion") still does.
+MARKERS = frozenset(["poss", "be", "was", "had"])  # what fact_tokens puts for have and be
+_FIRST = ["i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "we'd", "we'll"]
+_FIRST += ["me", "my", "mine", "myself", "our", "ours", "us", "ourselves"]
+_FIRST_PERSON_WORDS = frozenset(_FIRST)
+_FACT_FORMS = {
+    **dict.fromkeys(["i", "we", "he", "she", "they", "i'll", "we'll"], ""),
+    **dict.fromkeys(["i'd", "we'd", "he'd", "she'd", "they'd", "you'd"], "would"),
+    **dict.fromkeys(["my", "our", "his", "her", "their", "mine", "ours"], "poss"),
+    **dict.fromkeys(["is", "am", "are", "i'm", "we're", "he's", "she's"], "be"),
+    **dict.fromkeys(["was", "were"], "was"),
+    **dict.fromkeys(["they're", "be", "been", "being"], "be"),
+    # "has a toddler" ~ "my toddler": having is possessing, for these patterns.
+    **dict.fromkeys(["has", "have", "having", "i've", "we've", "they've"], "poss"),
+    "had": "had",
+    **dict.fromkeys(["does", "did", "do"], "do"),
+    **dict.fromkeys(["a", "an", "the"], ""),
+}
+_HAVE_VERB = frozenset(["has", "have", "having", "i've", "we've", "they've"])
+# Negated auxiliaries are split, so "doesn't have a car" ~ "does not have a car"; so is
+# the *be* of "it's" (not a possessive).
+_SPLIT = {
+    **dict.fromkeys(["don't", "doesn't", "didn't", "dont", "doesnt", "didnt"], ("do", "not")),
+    **dict.fromkeys(["can't", "cannot", "cant", "couldn't"], ("can", "not")),
+    **dict.fromkeys(["won't", "wouldn't"], ("would", "not")),
+    **dict.fromkeys(["isn't", "aren't", "ain't"], ("be", "not")),
+    **dict.fromkeys(["wasn't", "weren't"], ("was", "not")),
+    **dict.fromkeys(["haven't", "hasn't"], ("poss", "not")),
+    "hadn't": ("had", "not"),
+    "shouldn't": ("should", "not"),
+    **{f"{w}'s": (w, "be") for w in ("it", "that", "there", "what", "who", "here", "where")},
+}
+# Where a clause ends, for the looser matches (commas do not end one: "Peanuts, I'm
+# allergic to them"); where a segment ends, for the scope of a negation ("No, I'm vegan").
+_CLAUSE_END = re.compile(r"[.!?;\n]+")
+_SEGMENT_END = re.compile(r"[,:()\u2013\u2014]+|\s-\s")
+_CLAUSE_WORDS = frozenset(["but", "although", "though", "whereas", "however", "except"])
+
+
+class FactText(NamedTuple):
+    """A text as fact matching reads it: ``words`` (see ``fact_tokens``), and per word its
+    clause and segment number, its ``form`` as written ("past", "ing" or "", see
+    ``word_form``), whether it states the past (a past form not after *have* or *be*:
+    "took", not "has taken" or "is diagnosed"), whether it came from a first-person word
+    ("I", "my", "me"...), and whether a ``poss`` is the verb *have*."""
+
+    words: tuple[str, ...]
+    clause: tuple[int, ...]
+    segment: tuple[int, ...]
+    form: tuple[str, ...]
+    past: tuple[bool, ...]
+    first_person: tuple[bool, ...]
+    have: tuple[bool, ...]
+
+
+def fact_text(text: str) -> FactText:
+    """Read ``text`` for fact matching (see ``fact_tokens`` for the words)."""
     text = _NUMBER_WORD.sub(_digits, fold(text))
     if not ANIMALS.search(text):
         text = _AGE.sub(lambda m: f"{m.group(0)} {m.group(1)} year old", text)
-    out: list[str] = []
-    for word in re.findall(r"[a-z0-9][a-z0-9&+-]*(?:'[a-z]+)?", text):
-        if word.endswith("'s") and word not in _FACT_FORMS:
-            out.extend([_stem(word[:-2]), "poss"])
+    text = re.sub(r"\bused to\b", "formerly", text)
+    # "works as a nurse" states what "is a nurse" does; "worked as" what "was" does.
+    text = re.sub(r"\b(?:works?|working|employed|serves?|serving) as\b", "is", text)
+    text = re.sub(r"\b(?:worked|served) as\b", "was", text)
+    words: list[str] = []
+    clause: list[int] = []
+    segment: list[int] = []
+    form: list[str] = []
+    past: list[bool] = []
+    first: list[bool] = []
+    have: list[bool] = []
+    c = s = 0
+    pending_first = False
+
+    def put(word: str, shape: str = "", mine: bool = False, verb: bool = False) -> None:
+        nonlocal pending_first
+        # "has taken", "is diagnosed": a present perfect or a state, not the past
+        past.append(shape == "past" and not (words and words[-1] in ("poss", "be")))
+        words.append(word)
+        clause.append(c)
+        segment.append(s)
+        form.append(shape)
+        first.append(mine or pending_first)
+        have.append(verb)
+        pending_first = False
+
+    pos = 0
+    for match in re.finditer(r"[a-z0-9][a-z0-9&+-]*(?:'[a-z]+)?", text):
+        between = text[pos : match.start()]
+        pos = match.end()
+        if _CLAUSE_END.search(between):
+            c, s = c + 1, s + 1
+        elif _SEGMENT_END.search(between):
+            s += 1
+        word = match.group(0)
+        if word in _CLAUSE_WORDS:
+            c, s = c + 1, s + 1
+        mine = word in _FIRST_PERSON_WORDS
+        if word.endswith("'s") and word not in _FACT_FORMS and word not in _SPLIT:
+            put(lemma(word[:-2]), mine=mine)
+            put("poss")
             continue
-        word = _FACT_FORMS.get(word.rstrip("'"), word.rstrip("'"))
-        if word == "had" and out and out[-1] in ("poss", "be"):
-            out[-1] = "poss"  # "has had", "she's had": the present perfect still holds
+        if word in _SPLIT:
+            for part in _SPLIT[word]:
+                put(part, mine=mine)
             continue
-        out.extend(_stem(part) for part in word.split("-") if part)
-    return tuple(out)
+        plain = word.rstrip("'")
+        mapped = _FACT_FORMS.get(plain, plain)
+        if mapped == "":
+            pending_first = pending_first or mine
+            continue
+        if mapped == "had" and words and words[-1] in ("poss", "be"):
+            words[-1] = "poss"  # "has had", "she's had": the present perfect still holds
+            have[-1] = True
+            continue
+        if mapped != plain:
+            put(mapped, mine=mine, verb=plain in _HAVE_VERB)
+            continue
+        parts = [p for p in plain.split("-") if p]
+        for part in parts:
+            put(lemma(part), word_form(part), mine=mine)
+    return FactText(
+        tuple(words),
+        tuple(clause),
+        tuple(segment),
+        tuple(form),
+        tuple(past),
+        tuple(first),
+        tuple(have),
+    )
+
+
+def fact_tokens(text: str) -> tuple[str, ...]:
+    """Word lemmas for matching a stated fact against knowledge patterns, whoever says it:
+    subject pronouns dropped, possessives and *have* as ``poss``, forms of *be* as one word,
+    past *be* and *have* as their own words, negated auxiliaries split ("can't" -> can
+    not), "used to" as ``formerly``; number words as digits; an age stated any common way
+    ("turning three", "is 20", "twenty years old") also as "N year old"; hyphenated words
+    split ("two-seater"); every word through ``lemma``."""
+    return fact_text(text).words
 
 
 def contains_loosely(haystack: tuple[str, ...], needle: tuple[str, ...], gap: int = 1) -> bool:
@@ -215,6 +530,210 @@ def neutral_subject(text: str, user_id: str) -> str:
     for pattern, repl in _FIRST_PERSON:
         out = pattern.sub(repl.format(s=PROTOTYPE_SUBJECT), out)
     return out
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# --- Fact patterns as sentences -------------------------------------------------------
+# A pattern ("takes warfarin", "i'm a nurse", "peanut allergy") is a phrase; a memory is a
+# sentence about its subject. ``fact_sentence`` writes the pattern as a short sentence in
+# the prototypes' subject ("Sam takes warfarin.", "Sam is a nurse.", "Sam has peanut
+# allergy."), which embeds much closer to memories stating the same fact.
+_BASE_VERBS = _words(
+    "have use take wear live keep eat drive work get go need own rent run fly ride carry "
+    "follow fast pray observe attend teach practice coach serve play pay owe collect receive "
+    "donate give sell deliver cook bike cycle commute sleep wake struggle suffer care look "
+    "raise manage hold cover dress sing file contribute max invest trade freelance babysit "
+    "choke faint snore spend save smoke vape chew drink breastfeed pump nurse sign stay pass "
+    "limit avoid cut quit stop switch wait see hear speak sit stand walk swim dive climb hike "
+    "train study prepare plan start begin move relocate share lease leave retire fight "
+    "homeschool foster adopt volunteer host mentor lead supervise bleed bruise burn react "
+    "swell combine count skip borrow inject rely lose make shop boycott divest thrift charge"
+)
+_PAST_VERBS = _words(
+    "had got went came took caught lost quit fell ate gave began became made ran drove flew "
+    "broke sold bought found kept felt met left laid"
+)
+_ADVERB_LEAD = _words(
+    "just recently newly still only always never also really usually often now quietly secretly"
+)
+_PREPOSITIONS = _words("to of on in for with from about at until by since after before")
+_ADJECTIVES = _words(
+    "allergic intolerant sensitive vegan vegetarian pescatarian pescetarian diabetic "
+    "prediabetic pregnant blind deaf colorblind claustrophobic afraid terrified scared "
+    "unemployed self-employed retired sober autistic dyslexic bipolar epileptic asthmatic "
+    "teetotal immunocompromised hypertensive legally partially visually engaged divorced "
+    "widowed married single muslim jewish catholic hindu buddhist sikh jain mormon adventist "
+    "quaker rastafarian rasta observant practicing practising feverish congested postpartum "
+    "postmenopausal perimenopausal menopausal anemic celiac coeliac homeless uninsured "
+    "unbanked housebound expecting due short broke behind new keto halal kosher prone "
+    "seasick carsick airsick spoonie plant-based meatless car-free diagnosed recovering "
+    "newly recently currently"
+)
+_ADJECTIVE_LAST = _words(
+    "impaired intolerant sensitive allergic positive deficient dependent sober bound blind "
+    "deaf disabled diabetic pregnant sick free observant vegan vegetarian muslim jewish "
+    "catholic hindu buddhist sikh christian orthodox adventist mormon quaker"
+)
+_NOUN_ING = _words(
+    "ringing bulging lingering hacking recurring rotating hearing morning evening wedding "
+    "building clothing housing bedding nothing something sibling ceiling spring"
+)
+_PERSON = _words(
+    "nurse medic athlete officer agent clerk chef cook pilot judge member host aide tech "
+    "student parent mom dad veteran recipient holder user survivor patient diver owner "
+    "teacher soldier marine sailor airman guard trooper detective cop deputy warden attorney "
+    "lawyer paralegal prosecutor defender auditor cpa broker analyst barista bartender "
+    "server waiter waitress shopper freelancer consultant nomad journalist reporter editor "
+    "therapist psychologist counselor worker employee official servant contractor hire "
+    "caregiver smoker widow widower retiree pensioner immigrant refugee asylee citizen "
+    "expat resident sleeper riser mother father grandparent grandmother dreamer landlord "
+    "homeowner homebuyer renter tenant inmate felon juror driver operator conductor "
+    "mechanic attendant emt rn cna md lpn teenager minor senior freshman sophomore junior "
+    "adult amputee trucker vanlifer streamer influencer creator gambler alcoholic addict "
+    "investor trader banker manager planner advisor representative insider handler "
+    "preparer provider physician doctor surgeon assistant practitioner psychotherapist "
+    "mayor legislator commissioner pastor priest rabbi imam deacon minister coach leader "
+    "volunteer scout bridesmaid groomsman spouse wife husband fiance fiancee partner "
+    "witness baker engineer controller dispatcher firefighter paramedic pharmacist "
+    "hygienist sonographer phlebotomist captain"
+)
+_CLAUSE_VERBS = _words(
+    "is has are was have had does doesn't isn't can't won't gets got came lives makes runs "
+    "ends expires needs drives gives goes comes says faces sets stays"
+)
+
+
+def _third_person(verb: str) -> str:
+    if verb == "have":
+        return "has"
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _predicate(words: list[str]) -> str:
+    """A verb phrase in the third person: "only eat halal" -> "only eats halal"."""
+    first, rest = words[0], " ".join(words[1:])
+    if first in _ADVERB_LEAD and len(words) > 1:
+        return f"{first} {_predicate(words[1:])}"
+    if first == "don't" or (first == "do" and rest.startswith("not ")):
+        return f"doesn't {rest.removeprefix('not ')}".strip()
+    if first == "haven't":
+        return f"hasn't {rest}".strip()
+    if first in _BASE_VERBS:
+        return f"{_third_person(first)} {rest}".strip()
+    return " ".join(words)
+
+
+def _verb_like(word: str) -> bool:
+    return (
+        word in _BASE_VERBS
+        or word in _PAST_VERBS
+        or word_form(word) != ""
+        or (word.endswith("s") and word[:-1] in _BASE_VERBS)
+        or word in ("is", "has", "got", "had")
+    )
+
+
+def fact_sentence(pattern: str, ctype: str = "") -> str:
+    """A fact pattern as a short sentence about ``PROTOTYPE_SUBJECT``, the form memories
+    are compared in: "i'm a nurse" -> "Sam is a nurse.", "takes warfarin" -> "Sam takes
+    warfarin.", "only eat halal" -> "Sam only eats halal.", "my dog" -> "Sam's dog.",
+    "allergic to peanuts" -> "Sam is allergic to peanuts.", "coumadin" (a medication) ->
+    "Sam takes coumadin.", "truck driver" -> "Sam is a truck driver.", "peanut allergy" ->
+    "Sam has peanut allergy."; first-person words elsewhere become "they", "their"."""
+    s = PROTOTYPE_SUBJECT
+    text = pattern.strip().rstrip(".")
+    words = text.split()
+    if not words:
+        return f"{s}."
+    first, second = words[0], words[1] if len(words) > 1 else ""
+    p = re.sub(r"\b(?:my|our)\b", "their", text)
+    p = re.sub(r"\b(?:me|us)\b", "them", p)
+    p = re.sub(r"\b(?:i'm|we're)\b", "they're", p)
+    p = re.sub(r"\b(?:i|we)\b", "they", p)
+    rest = " ".join(p.split()[1:])
+    adjective = (first in _ADJECTIVES or first.endswith("ic")) and (
+        not second or second in _PREPOSITIONS
+    )
+    article = "an" if p[0] in "aeiou" else "a"
+    if first in ("i'm", "we're", "am", "are", "be"):
+        out = f"{s} is {rest}"
+    elif first in ("i've", "we've"):
+        out = f"{s} has {rest}"
+    elif first in ("i", "we") and second:
+        out = f"{s} {_predicate(rest.split())}"
+    elif first in ("my", "our"):
+        out = f"{s}'s {rest}"
+    elif first in ("is", "has", "was", "had", "been") or first in _PAST_VERBS:
+        out = f"{s} {p}"
+    elif second in _CLAUSE_VERBS and first not in _ADVERB_LEAD:
+        out = f"{s}'s {p}"  # "baby has a fever", "rent is income restricted"
+    elif first.endswith("s") and (first[:-1] in _BASE_VERBS or first[:-2] in _BASE_VERBS):
+        out = f"{s} {p}"  # "takes warfarin", "wears braces"
+    elif (
+        (first in _ADVERB_LEAD and _verb_like(second))
+        or first in _BASE_VERBS
+        or first in _SPLIT
+        or first == "do"
+    ):
+        out = f"{s} {_predicate(p.split())}"
+    elif first == "during":
+        out = f"{s} observes {rest}"
+    elif adjective or first in _words("on in at under over not without between off out a an"):
+        out = f"{s} is {p}"
+    elif word_form(first) == "past" and second in _PREPOSITIONS | _words(
+        "a an the my our positive"
+    ):
+        out = f"{s} {p}"  # "tested positive for covid", "filed for bankruptcy"
+    elif word_form(first) == "ing" and first not in _NOUN_ING:
+        out = f"{s} is {p}"
+    elif first == "no":
+        out = f"{s} has {p}"
+    elif words[-1] in _ADJECTIVE_LAST:
+        out = f"{s} is {p}"
+    elif ctype == "medication":
+        out = f"{s} takes {p}"
+    elif words[-1] in _PERSON:
+        out = f"{s} is {article} {p}"
+    elif ctype in ("pet", "child", "vehicle") and len(words) <= 3 and not words[-1].endswith("s"):
+        out = f"{s} has {article} {p}"
+    else:
+        out = f"{s} has {p}"
+    return out + "."
+
+
+# Other people whose news a memory may report ("Sam's roommate is allergic to cats"): not
+# the household members whose facts bind the user (children, a partner, a parent cared for).
+OTHER_PEOPLE_WORDS = (
+    "friend friends sister sisters brother brothers cousin cousins aunt uncle niece nephew "
+    "coworker coworkers co-worker colleague colleagues boss neighbor neighbors neighbour "
+    "neighbours roommate roommates flatmate housemate classmate classmates teammate "
+    "teammates buddy pal bestie acquaintance"
+)
+_OTHER_SUBJECT = re.compile(
+    r"^(?:(?P<name>[A-Z][a-z]+)'s|[Mm]y|[Oo]ur)\s+(?:(?:best|close|old|older|younger|little|"
+    rf"big|new|former|oldest|youngest)\s+)?(?:{'|'.join(OTHER_PEOPLE_WORDS.split())})\b"
+)
+
+
+def reports_other(text: str) -> bool:
+    """A memory whose subject is someone else the user knows ("Sam's coworker has been out
+    with covid", "My best friend is expecting twins"), the user not named again: news about
+    them, not the user's own constraint."""
+    found = _OTHER_SUBJECT.match(text.strip())
+    if not found:
+        return False
+    rest = text.strip()[found.end() :]
+    name = found.group("name")
+    if name and re.search(rf"\b{re.escape(name)}\b", rest):
+        return False
+    return re.search(r"\b(?:I|I'm|I've|me|my|mine|we|our|us)\b", rest) is None
 
 
 _ADVICE = re.compile(
