@@ -519,7 +519,7 @@ def sentence_subject(text: str) -> str:
 def neutral_subject(text: str, user_id: str) -> str:
     """The memory as the prototypes phrase it: the user named ``PROTOTYPE_SUBJECT``.
 
-    A sentence embedding carries its subject's name: "Caroline works six days a week" is
+    A sentence embedding carries its subject's name: "Priya works six days a week" is
     measurably further from every prototype than "Sam works six days a week", enough to
     decide whether a fact counts as critical. Comparing facts in one person's name makes
     the judgement independent of who the user is."""
