@@ -19,26 +19,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_anticipation_kb import ALLOWED_DOMAINS
+from test_anticipation_kb import LIST_FIELDS as SCHEMA_LISTS
+from test_anticipation_kb import STRING_FIELDS as SCHEMA_STRINGS
 
 from logicmem import Memory
 from logicmem.routes.visible.kb import load_kb
 
 TYPES = {"value", "goal", "reason"}
-DOMAINS = {
-    "health",
-    "food",
-    "family",
-    "pets",
-    "legal",
-    "work",
-    "money",
-    "home",
-    "travel",
-    "mobility",
-    "other",
-}
-STRING_FIELDS = ("id", "type", "domain", "why", "advice", "source")
-LIST_FIELDS = ("fact_patterns", "situations")
+# The resource's schema, as the resource-wide test states it.
+DOMAINS, STRING_FIELDS, LIST_FIELDS = ALLOWED_DOMAINS, SCHEMA_STRINGS, SCHEMA_LISTS
 
 
 def _kb_dir() -> Any:
