@@ -82,7 +82,8 @@ class VisibilitySettings(_Section):
     counts only through the relevance model."""
     recall_named_only: bool = True
     """For a question about a named person rather than the speaker's own request, only a
-    key the question names or implies (or a bridge hypothesis) engages a constraint."""
+    key the question names or implies, at least ``named_min_specificity`` specific (or a
+    bridge hypothesis), engages a constraint."""
     max_windows: int = Field(default=4, ge=0)
     """Clauses of a multi-clause request compared with the keys besides the whole request
     (each costs one more embedding per request)."""

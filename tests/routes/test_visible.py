@@ -445,3 +445,16 @@ def test_a_question_about_someone_earns_a_slot_by_a_key_not_by_similarity(
 def test_a_fact_pattern_needs_its_own_sense(text: str, entry: str | None) -> None:
     found = [e.id for e, _ in load_kb().match_facts(text)]
     assert (entry in found) if entry else not found
+
+
+def test_a_question_about_someone_sharing_an_everyday_key_gets_no_constraint(
+    tmp_path: Path,
+) -> None:
+    # 'restaurant' is a situation of dozens of entries: naming it in a question about
+    # someone else is no evidence that the user's allergy matters there; 'satay' is.
+    mem = _memory(tmp_path, min_probability=0.0)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
+    shared = mem.context("Which restaurant did Rosa pick last week?", user_id="maya", k=10)
+    assert not any(i.route == "visible" for i in shared.items)
+    specific = mem.context("Did Rosa order satay last week?", user_id="maya", k=10)
+    assert any(i.route == "visible" for i in specific.items)

@@ -229,9 +229,12 @@ class VisibleRoute(Route):
             probability = relevance * st.criticality
             ok = probability >= cfg.min_probability
             # A recall question about a named person is the semantic route's job: a
-            # constraint merely similar to it would take a slot from the evidence.
+            # constraint merely similar to it, or sharing an everyday word with it ("Which
+            # restaurant did Rosa pick?" names 'restaurant', a situation of dozens of
+            # entries), would take a slot from the evidence. Only a specific key the
+            # question names or implies engages one.
             if cfg.recall_named_only and asks_about_someone(query):
-                ok &= match.lexical_row >= 0
+                ok &= match.lexical_specificity >= cfg.named_min_specificity
             for i in np.flatnonzero(ok):
                 r = st.rows[i]
                 if allowed is not None and r.memory_id not in allowed:
