@@ -218,23 +218,23 @@ class VisibleRoute(Route):
             x, match = self._features(env, query, st)
             model = load_model()
             relevance = model.probability(x)
-            # A key the request names outright, and that few entries share, is evidence on
-            # its own however the rest of the request reads.
-            named = np.where(
-                match.lexical_specificity >= cfg.named_min_specificity,
-                match.lexical_specificity,
-                0.0,
-            )
-            relevance = np.maximum(relevance, named)
-            probability = relevance * st.criticality
-            ok = probability >= cfg.min_probability
+            specific = match.lexical_specificity >= cfg.named_min_specificity
             # A recall question about a named person is the semantic route's job: a
             # constraint merely similar to it, or sharing an everyday word with it ("Which
             # restaurant did Rosa pick?" names 'restaurant', a situation of dozens of
             # entries), would take a slot from the evidence. Only a specific key the
-            # question names or implies engages one.
-            if cfg.recall_named_only and asks_about_someone(query):
-                ok &= match.lexical_specificity >= cfg.named_min_specificity
+            # question names or implies engages one, and only as far as the model says.
+            recall = cfg.recall_named_only and asks_about_someone(query)
+            if not recall:
+                # In a request of the user's own, a key named outright that few entries
+                # share is evidence on its own however the rest of the request reads.
+                relevance = np.maximum(
+                    relevance, np.where(specific, match.lexical_specificity, 0.0)
+                )
+            probability = relevance * st.criticality
+            ok = probability >= cfg.min_probability
+            if recall:
+                ok &= specific
             for i in np.flatnonzero(ok):
                 r = st.rows[i]
                 if allowed is not None and r.memory_id not in allowed:
