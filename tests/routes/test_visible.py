@@ -458,3 +458,15 @@ def test_a_question_about_someone_sharing_an_everyday_key_gets_no_constraint(
     assert not any(i.route == "visible" for i in shared.items)
     specific = mem.context("Did Rosa order satay last week?", user_id="maya", k=10)
     assert any(i.route == "visible" for i in specific.items)
+
+
+def test_a_named_key_leads_only_in_the_users_own_request(tmp_path: Path) -> None:
+    # In a question about someone else, naming 'satay' engages the allergy but does not by
+    # itself outrank the evidence the semantic route found; in the user's own request it
+    # leads.
+    mem = _memory(tmp_path, min_probability=0.0)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
+    own = mem.context("Should I order satay tonight?", user_id="maya", k=4)
+    assert own.items[0].route == "visible"
+    recall = mem.context("Did Rosa order satay last week?", user_id="maya", k=4)
+    assert recall.items[0].route == "semantic"
