@@ -31,13 +31,14 @@ import re
 import sys
 import tempfile
 from collections import defaultdict
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from logicmem import Memory
+from logicmem.errors import InputError
+from logicmem.io.formats import iter_jsonl
 from logicmem.routes.visible.criticality import CriticalityAssessor, VectorCache
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.text import neutral_subject, sentence_subject
@@ -76,31 +77,16 @@ class DataError(Exception):
 
 
 def resource_entries() -> dict[str, str]:
-    """Entry id -> type of every entry in the shipped anticipation resource, read from the
-    package data folder the resource's README documents (``logicmem.data/anticipation``)."""
-    folder = resources.files("logicmem.data").joinpath("anticipation")
-    out: dict[str, str] = {}
-    for item in sorted(folder.iterdir(), key=lambda p: p.name):
-        if item.name.endswith(".jsonl"):
-            for line in item.read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    row = json.loads(line)
-                    out[str(row["id"])] = str(row.get("type", ""))
-    return out
+    """Entry id -> type of every entry in the shipped anticipation resource."""
+    return {e.id: e.type for e in load_kb().entries.values()}
 
 
 def read_jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{path}:{number}: not valid JSON ({exc.msg})") from exc
-        if not isinstance(row, dict):
-            raise DataError(f"{path}:{number}: a row must be a JSON object")
-        rows.append((number, row))
+    """(line number, row) of a JSON Lines file, read as the library reads its inputs."""
+    try:
+        rows = list(iter_jsonl(path))
+    except InputError as exc:
+        raise DataError(str(exc)) from None
     if not rows:
         raise DataError(f"{path}: no rows")
     return rows

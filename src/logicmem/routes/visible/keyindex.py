@@ -18,7 +18,7 @@ the same matrix object while nothing changed) and cached in the route environmen
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -49,6 +49,25 @@ class KeyMatch:
     lexical_row: np.ndarray  # ... its row, -1 where none is named or implied
     lexical_specificity: np.ndarray  # that key's own specificity (0 where none)
     implied_by: dict[int, str]  # memory position -> why its lexical key is implied
+
+    @classmethod
+    def empty(cls, n: int) -> KeyMatch:
+        """No key matched for any of ``n`` memories."""
+        zeros, none = np.zeros(n, dtype=np.float32), np.full(n, -1, dtype=np.int64)
+        return cls(zeros, none, zeros, none, zeros, none, zeros, {})
+
+    def aligned(self, to: np.ndarray, n: int) -> KeyMatch:
+        """The match re-indexed onto ``n`` other positions: memory m of the index becomes
+        position ``to[m]`` (-1: dropped); positions no memory maps to match nothing."""
+        out = KeyMatch.empty(n)
+        keep = to >= 0
+        for f in fields(self):
+            if f.name != "implied_by":
+                target = getattr(out, f.name).copy()
+                target[to[keep]] = getattr(self, f.name)[keep]
+                setattr(out, f.name, target)
+        out.implied_by = {int(to[m]): why for m, why in self.implied_by.items() if to[m] >= 0}
+        return out
 
 
 class KeyIndex:
@@ -126,11 +145,8 @@ class KeyIndex:
         whole request first), its tokens and the phrases it implies; ``discount`` as in
         ``key_score``, ``implied_weight``: what an implied key counts for against a named
         one (both parameters of the relevance model)."""
-        n = len(self.memory_ids)
         if not len(self.rows):
-            empty = np.zeros(n, dtype=np.float32)
-            none = np.full(n, -1, dtype=np.int64)
-            return KeyMatch(empty, none, empty, none, empty, none, empty, {})
+            return KeyMatch.empty(len(self.memory_ids))
         sims_u = (windows @ self.vectors.T).max(axis=0)
         sim = sims_u[self.row_key]
         score = key_score(sim, self.row_specificity, discount).astype(np.float32)

@@ -83,6 +83,12 @@ def request_windows(query: str, max_windows: int = MAX_WINDOWS) -> list[str]:
     return clauses[:max_windows]
 
 
+def features(match: KeyMatch, memory_sim: np.ndarray) -> np.ndarray:
+    """The model's input, one row per memory, in the order of ``FEATURES``."""
+    x = np.column_stack([match.key_score, match.key_sim, match.lexical_weight, memory_sim])
+    return x.astype(np.float32)
+
+
 @dataclass(frozen=True)
 class RelevanceModel:
     weights: np.ndarray
@@ -93,9 +99,6 @@ class RelevanceModel:
     """What a key the request implies (a place abroad implies international travel)
     counts for against one it names."""
     meta: dict[str, Any] = field(default_factory=dict)
-
-    def features(self, match: KeyMatch, memory_sim: np.ndarray) -> np.ndarray:
-        return np.column_stack([match.key_score, match.key_sim, match.lexical_weight, memory_sim])
 
     def probability(self, x: np.ndarray) -> np.ndarray:
         z = np.clip(x @ self.weights + self.bias, -30.0, 30.0)
@@ -200,10 +203,10 @@ def training_set(
                 mats.append(v)
         index = KeyIndex(keys, np.vstack(mats), kb)
         match = index.match(w, tokens(text), {}, discount=discount, implied_weight=implied_weight)
-        x = np.zeros((len(chosen), len(FEATURES)), dtype=np.float32)
-        at = [int(m) for m in index.memory_ids]  # an entry whose only key was held out: 0s
-        x[at, 0], x[at, 1], x[at, 2] = match.key_score, match.key_sim, match.lexical_weight
-        x[:, 3] = [float(memory_vec[e] @ vectors[i]) for e, _ in chosen]
+        # An entry whose only key was held out is not in the index: it matches nothing.
+        at = np.array([int(m) for m in index.memory_ids])
+        memory_sim = np.array([float(memory_vec[e] @ vectors[i]) for e, _ in chosen])
+        x = features(match.aligned(at, len(chosen)), memory_sim)
         rows.append(x)
         labels.extend(label for _, label in chosen)
         groups.extend([entry_index[source]] * len(chosen))

@@ -35,7 +35,12 @@ from logicmem.routes.visible.bridge import bridges, hypotheses
 from logicmem.routes.visible.expand import expansions
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import KeyIndex, KeyMatch
-from logicmem.routes.visible.relevance import load_model, request_windows
+from logicmem.routes.visible.relevance import (
+    RelevanceModel,
+    features,
+    load_model,
+    request_windows,
+)
 from logicmem.routes.visible.text import tokens
 from logicmem.store.base import MemoryKey
 from logicmem.types import Hit, Scope
@@ -215,8 +220,8 @@ class VisibleRoute(Route):
         out: dict[str, _Candidate] = {}
         allowed = allowed_ids(env, scope, filters)
         if st.rows:
-            x, match = self._features(env, query, st)
             model = load_model()
+            x, match = self._features(env, query, st, model)
             relevance = model.probability(x)
             specific = match.lexical_specificity >= cfg.named_min_specificity
             # A recall question about a named person is the semantic route's job: a
@@ -276,48 +281,19 @@ class VisibleRoute(Route):
         return list(out.values())
 
     @staticmethod
-    def _features(env: RouteEnv, query: str, st: _State) -> tuple[np.ndarray, KeyMatch]:
-        """The relevance model's features for every critical memory, and the key match."""
-        model = load_model()
-        n = len(st.rows)
-        x = np.zeros((n, 4), dtype=np.float32)
-        x[:, 3] = st.vectors @ query_vector(env, query)
+    def _features(
+        env: RouteEnv, query: str, st: _State, model: RelevanceModel
+    ) -> tuple[np.ndarray, KeyMatch]:
+        """The relevance model's features for every critical memory, and the key match
+        aligned with them (a critical memory without keys matches none)."""
         match = st.index.match(
             window_vectors(env, query),
             tokens(query),
             {tokens(phrase): why for phrase, why in expansions(query)},
             discount=model.discount,
             implied_weight=model.implied_weight,
-        )
-        # Aligned with the critical memories: an indexed memory that is not critical
-        # (none should be) is dropped; one without keys keeps zeros.
-        per = KeyMatch(
-            key_score=np.zeros(n, dtype=np.float32),
-            scored_row=np.full(n, -1, dtype=np.int64),
-            key_sim=np.zeros(n, dtype=np.float32),
-            sim_row=np.full(n, -1, dtype=np.int64),
-            lexical_weight=np.zeros(n, dtype=np.float32),
-            lexical_row=np.full(n, -1, dtype=np.int64),
-            lexical_specificity=np.zeros(n, dtype=np.float32),
-            implied_by={},
-        )
-        keep = st.key_rows >= 0
-        to = st.key_rows[keep]
-        for name in (
-            "key_score",
-            "scored_row",
-            "key_sim",
-            "sim_row",
-            "lexical_weight",
-            "lexical_row",
-            "lexical_specificity",
-        ):
-            getattr(per, name)[to] = getattr(match, name)[keep]
-        per.implied_by = {
-            int(st.key_rows[m]): why for m, why in match.implied_by.items() if st.key_rows[m] >= 0
-        }
-        x[:, 0], x[:, 1], x[:, 2] = per.key_score, per.key_sim, per.lexical_weight
-        return x, per
+        ).aligned(st.key_rows, len(st.rows))
+        return features(match, st.vectors @ query_vector(env, query)), match
 
     @staticmethod
     def _describe(c: _Candidate, st: _State, match: KeyMatch, i: int) -> None:
