@@ -48,6 +48,12 @@ class ExtractSettings(_Section):
     llm_attempts: int = 3
     dedup_threshold: float = 0.92
     min_words: int = 3
+    max_message_chars: int = Field(default=32_000, ge=1)
+    """Longest message ``add`` accepts, in characters (``LOGICMEM_EXTRACT_MAX_MESSAGE_CHARS``);
+    a longer one is refused with a message, not truncated: split it or raise this."""
+    resume_pending: bool = True
+    """Finish turns an interrupted write left pending (stored, not yet extracted) when the
+    store opens and before each add, ingest and consolidate; off: only ``logicmem resume``."""
 
 
 class RetrievalSettings(_Section):
@@ -277,9 +283,33 @@ def load_settings(
     tree = _merge(tree, _from_env(env))
     tree = _merge(tree, overrides or {})
     try:
-        return Settings.model_validate(tree)
+        settings = Settings.model_validate(tree)
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
         )
         raise ConfigError(f"invalid settings ({problems}); fix the config file or env") from None
+    check_provider("llm", settings.llm.provider)
+    check_provider("embedder", settings.embedder.provider)
+    return settings
+
+
+def check_provider(section: Literal["llm", "embedder"], name: str) -> None:
+    """Refuse a backend name nothing is registered under, listing every valid choice.
+
+    Checked when settings load, so a typo fails at once rather than at the first step
+    that needs the model; the choices come from the registries, plugins included.
+    """
+    # imported here, not at the top: loading settings must not import the model packages
+    from logicmem.models.embed.base import EMBEDDERS
+    from logicmem.models.llm.base import LLMS
+
+    if section == "llm":
+        choices, env, kind = [*LLMS.names(), "none"], "LOGICMEM_LLM", "LLM"
+    else:
+        choices, env, kind = EMBEDDERS.names(), "LOGICMEM_EMBEDDER", "embedder"
+    if name not in choices:
+        raise ConfigError(
+            f"unknown {kind} {name!r} (from {env} or [{section}] provider in the config file): "
+            f"choose one of {', '.join(sorted(choices))}"
+        )

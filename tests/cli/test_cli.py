@@ -52,7 +52,7 @@ def test_ingest_search_context_list_export_forget(
     assert kinds.count("turn") == 3 and "memory" in kinds
     code, out, _ = _run(capsys, "stats", "--json")
     assert json.loads(out)["turns"] == 3
-    assert _run(capsys, "forget", "--user", "Ana")[0] == 0
+    assert _run(capsys, "forget", "--user", "Ana", "--yes")[0] == 0
     code, _, err = _run(capsys, "search", "kitten", "--user", "Ana")
     assert code == 2 and "no memories for user 'Ana'" in err
 
@@ -84,7 +84,7 @@ def test_add_and_config_show(capsys: pytest.CaptureFixture[str]) -> None:
          "no turns of conversation 'zz'"),
         (["add", "   ", "--user", "a"], "empty"),
         (["search", "x", "--user", "nobody"], "no memories for user 'nobody'"),
-        (["history", "nope"], "no memory with id"),
+        (["history", "nope", "--user", "a"], "no memory with id"),
     ],
 )  # fmt: skip
 def test_bad_input_exits_2_with_a_clear_message(

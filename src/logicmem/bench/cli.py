@@ -30,6 +30,7 @@ from logicmem.bench.cache import CachingEmbedder, default_cache_dir
 from logicmem.bench.data import HALVES, load_backgrounds
 from logicmem.bench.engine import Engine, consolidation_summary, store_summary, usage_summary
 from logicmem.bench.methods import available, resolve
+from logicmem.cli.output import writable_dir
 from logicmem.config import Settings, load_settings
 from logicmem.errors import InputError
 from logicmem.models.embed.base import Embedder
@@ -160,6 +161,7 @@ class Setup:
 
     def __init__(self, args: argparse.Namespace, embedder: Embedder | None = None) -> None:
         check_optional(args)
+        writable_dir(args.out)  # a bad --out fails now, not after the run
         self.args = args
         self.settings: Settings = load_settings(config_file=args.config)
         self.methods = resolve(args.methods.split(","))

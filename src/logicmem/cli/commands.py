@@ -11,11 +11,12 @@ from typing import Any, TextIO
 
 from tqdm import tqdm
 
-from logicmem.cli.output import context_lines, emit_json, hit_line
+from logicmem.cli.output import context_lines, emit_json, hit_line, open_for_write
 from logicmem.config import load_settings
 from logicmem.errors import InputError, NotFoundError
-from logicmem.io.formats import read_sessions
+from logicmem.io.formats import Session, read_sessions
 from logicmem.memory import Memory
+from logicmem.write.messages import normalize_time, parse_messages
 
 
 def open_memory(args: argparse.Namespace, overrides: dict[str, Any] | None = None) -> Memory:
@@ -27,7 +28,7 @@ def open_memory(args: argparse.Namespace, overrides: dict[str, Any] | None = Non
 
 def _require_user(mem: Memory, user: str) -> None:
     if not mem.store.user_exists(user):
-        known = mem.users()
+        known = mem.admin_users()
         hint = f"users in this store: {', '.join(known[:10])}" if known else "the store is empty"
         raise NotFoundError(
             f"no memories for user {user!r} in {mem.settings.store} ({hint}); "
@@ -43,11 +44,29 @@ def _scope(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _check_sessions(mem: Memory, args: argparse.Namespace, sessions: list[Session]) -> None:
+    """Refuse a file with any bad message (too long, unreadable time) before storing any."""
+    for session in sessions:
+        try:
+            parse_messages(
+                session.messages,
+                user_id=args.user,
+                session_id=session.session_id,
+                timestamp=session.timestamp,
+                max_chars=mem.settings.extract.max_message_chars,
+            )
+        except InputError as exc:
+            raise InputError(
+                f"{args.file}, session {session.session_id}: {exc} (nothing was ingested)"
+            ) from None
+
+
 def ingest(args: argparse.Namespace) -> int:
     sessions = read_sessions(args.file, args.fmt, args.user, args.conversation)
     totals = {"sessions": len(sessions), "turns": 0, "memories": 0, "merged": 0,
               "superseded": 0, "failures": 0}  # fmt: skip
     with open_memory(args) as mem:
+        _check_sessions(mem, args, sessions)
         bar = tqdm(sessions, desc="ingest", unit="session", file=sys.stderr, disable=None)
         for session in bar:
             result = mem.add(
@@ -74,12 +93,27 @@ def ingest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _message_text(text: str) -> str:
+    """The message, or all of stdin for ``-``."""
+    if text != "-":
+        return text
+    try:
+        data = sys.stdin.read()
+    except UnicodeDecodeError:
+        raise InputError("stdin is not UTF-8 text: pipe the message as UTF-8") from None
+    if not data.strip():
+        raise InputError("stdin is empty: pipe the message in (`echo TEXT | logicmem add - ...`)")
+    return data
+
+
 def add(args: argparse.Namespace) -> int:
+    text = _message_text(args.text)
+    said_at = normalize_time(args.time, field="--time")
     with open_memory(args) as mem:
         result = mem.add(
-            args.text,
+            text,
             session_id=args.session,
-            timestamp=args.time,
+            timestamp=said_at,
             infer=not args.no_infer,
             **_scope(args),
         )
@@ -95,10 +129,17 @@ def add(args: argparse.Namespace) -> int:
     return 0
 
 
+def _as_of(args: argparse.Namespace) -> dict[str, Any]:
+    """``as_of=`` for ``--as-of``, passed only when given."""
+    when = normalize_time(args.as_of, field="--as-of")
+    return {"as_of": when} if when else {}
+
+
 def search(args: argparse.Namespace) -> int:
+    as_of = _as_of(args)
     with open_memory(args) as mem:
         _require_user(mem, args.user)
-        result = mem.search(args.query, k=args.k, method=args.method, **_scope(args))
+        result = mem.search(args.query, k=args.k, method=args.method, **_scope(args), **as_of)
     if args.json:
         emit_json(result.to_dict())
     else:
@@ -109,9 +150,10 @@ def search(args: argparse.Namespace) -> int:
 
 
 def context(args: argparse.Namespace) -> int:
+    as_of = _as_of(args)
     with open_memory(args) as mem:
         _require_user(mem, args.user)
-        ctx = mem.context(args.query, k=args.k, max_tokens=args.max_tokens, **_scope(args))
+        ctx = mem.context(args.query, k=args.k, max_tokens=args.max_tokens, **_scope(args), **as_of)
     if args.json:
         emit_json(ctx.to_dict())
     else:
@@ -163,7 +205,7 @@ def list_memories(args: argparse.Namespace) -> int:
 
 def history(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
-        rows = mem.history(args.memory_id)
+        rows = mem.history(args.memory_id, user_id=args.user)
     if args.json:
         emit_json(rows)
     else:
@@ -172,9 +214,29 @@ def history(args: argparse.Namespace) -> int:
     return 0
 
 
+def _confirmed(question: str) -> bool:
+    """Ask on the terminal (stderr, so ``--json`` stdout stays clean); only y/yes agrees."""
+    print(question, end="", file=sys.stderr, flush=True)
+    answer = sys.stdin.readline()
+    return answer.strip().lower() in ("y", "yes")
+
+
 def forget(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         _require_user(mem, args.user)
+        what = (
+            f"every trace of user {args.user} "
+            f"({len(mem.get_all(user_id=args.user, include_superseded=True))} memories)"
+        )
+        if not args.yes:
+            if not sys.stdin.isatty():
+                raise InputError(
+                    f"forget would remove {what} and stdin is not a terminal to confirm it: "
+                    "pass --yes"
+                )
+            if not _confirmed(f"remove {what}? [y/N] "):
+                print(f"kept user {args.user}: nothing removed", file=sys.stderr)
+                return 1
         removed = mem.delete_user(args.user)
     if args.json:
         emit_json({"user": args.user, "memories_removed": removed})
@@ -191,9 +253,7 @@ def export(args: argparse.Namespace) -> int:
         turns = mem.store.get_turns(Scope(args.user))
         memories = mem.get_all(user_id=args.user, include_superseded=True)
         target = Path(args.out) if args.out else None
-        if target is not None and target.is_dir():
-            raise InputError(f"--out {target} is a folder: pass a file name")
-        with target.open("w") if target else nullcontext(sys.stdout) as out:
+        with open_for_write(target) if target else nullcontext(sys.stdout) as out:
             _write_export(out, args.user, turns, memories)
     if target is not None:
         print(f"wrote {len(turns)} turns and {len(memories)} memories to {target}")

@@ -32,6 +32,13 @@ def _json(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
+TIME_HELP = "ISO 8601 like 2024-03-02T14:30, or e.g. '8 May 2023'; a zone is converted to UTC"
+
+
+def _as_of(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--as-of", metavar="TIME", help=f"what was known at this time ({TIME_HELP})")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="logicmem",
@@ -58,9 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     _json(p)
 
     p = cmd("add", commands.add, "add one message said by the user")
-    p.add_argument("text")
+    p.add_argument("text", help="the message, or - to read it from stdin")
     p.add_argument("--session", help="session id (default: a new one)")
-    p.add_argument("--time", help="when it was said (ISO 8601)")
+    p.add_argument("--time", metavar="TIME", help=f"when it was said ({TIME_HELP})")
     p.add_argument("--no-infer", action="store_true", help="store the text verbatim")
     _user(p)
     _json(p)
@@ -69,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query")
     p.add_argument("-k", type=int, default=10)
     p.add_argument("--method", default="hybrid", help="bm25, dense, hybrid or a registered one")
+    _as_of(p)
     _user(p)
     _json(p)
 
@@ -80,6 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("query")
         p.add_argument("-k", type=int, default=30)
         p.add_argument("--max-tokens", type=int, help="token budget for the context")
+        if name == "context":
+            _as_of(p)
         _user(p)
         _json(p)
 
@@ -100,15 +110,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = cmd("history", commands.history, "the change history of one memory")
     p.add_argument("memory_id")
+    # the user only: history outlives a memory's scope (Memory.history takes user_id alone)
+    p.add_argument("--user", required=True, help="whose memory (user id)")
     _json(p)
 
-    p = cmd("forget", commands.forget, "remove every trace of a user")
+    p = cmd("forget", commands.forget, "remove every trace of a user (asks first)")
     p.add_argument("--user", required=True)
+    p.add_argument(
+        "--yes", action="store_true", help="do not ask (needed when stdin is not a terminal)"
+    )
     _json(p)
 
     p = cmd("export", commands.export, "export a user's turns and memories as JSONL")
     p.add_argument("--user", required=True)
-    p.add_argument("--out", help="file to write (default: stdout)")
+    p.add_argument("--out", help="file to write, its folder created if missing (default: stdout)")
 
     p = cmd("stats", commands.stats, "counts, failures and size of the store")
     _json(p)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from uuid import uuid4
 
@@ -23,26 +23,48 @@ _DATE_FORMATS = (
 )
 
 
-def normalize_time(value: str | datetime | None) -> str | None:
-    """ISO 8601 for what we can parse; the input unchanged otherwise (never drop a date)."""
+def _accepted_forms() -> str:
+    example = datetime(2023, 9, 8, 13, 56)  # a day and month that show every field
+    return "; ".join(f"'{example.strftime(fmt)}'" for fmt in _DATE_FORMATS)
+
+
+def _iso(moment: datetime) -> str:
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment.isoformat(timespec="seconds")
+
+
+def normalize_time(value: str | datetime | None, *, field: str = "time") -> str | None:
+    """The time as naive ISO 8601 (``YYYY-MM-DDTHH:MM:SS``), or None when there is none.
+
+    Accepts ISO 8601 or one of ``_DATE_FORMATS`` (LoCoMo's "1:56 pm on 8 May, 2023",
+    "8 May 2023"...). A time with a zone is converted to UTC and stored without it, so
+    that stored times compare correctly as strings; a time without a zone is kept as
+    given. Anything else raises ``InputError`` naming ``field`` and the accepted forms:
+    a time stored as free text would later be compared as a string and order wrongly.
+    """
     if value is None:
         return None
     if isinstance(value, datetime):
-        return value.isoformat(timespec="seconds")
+        return _iso(value)
     text = str(value).strip()
     if not text:
         return None
     try:
-        return datetime.fromisoformat(text).isoformat(timespec="seconds")
+        return _iso(datetime.fromisoformat(text))
     except ValueError:
         pass
     cleaned = re.sub(r"\s+", " ", text)
     for fmt in _DATE_FORMATS:
         try:
-            return datetime.strptime(cleaned, fmt).isoformat(timespec="seconds")
+            return _iso(datetime.strptime(cleaned, fmt))
         except ValueError:
             continue
-    return text
+    raise InputError(
+        f"{field} {text!r} is not a time logicmem can read: use ISO 8601 "
+        "('2023-09-08', '2023-09-08T13:56:00', optionally with 'Z' or '+02:00') "
+        f"or one of {_accepted_forms()}"
+    )
 
 
 def _field(message: Mapping[str, Any], *names: str) -> Any:
@@ -61,13 +83,16 @@ def parse_messages(
     agent_id: str | None = None,
     run_id: str | None = None,
     metadata: Mapping[str, Any] | None = None,
+    max_chars: int | None = None,
 ) -> list[Turn]:
     """Accept a string, one message, or a list of ``{role|speaker, content|text}`` dicts.
 
     A message may also carry ``turn_id`` (or LoCoMo's ``dia_id``), ``time`` and ``metadata``;
     a turn id seen before in the same session is not stored again (re-ingesting is safe).
     A plain string is one user turn. The user's own turns get the user id as speaker
-    unless a ``speaker`` name is given.
+    unless a ``speaker`` name is given. A message longer than ``max_chars`` characters
+    (``extract.max_message_chars`` in ``Memory.add``) is refused, as is a time that
+    ``normalize_time`` cannot read; nothing is stored when any message is refused.
     """
     if not user_id or not str(user_id).strip():
         raise InputError("user_id is required: pass user_id='alice' (or --user in the CLI)")
@@ -83,7 +108,7 @@ def parse_messages(
         )
     if not items:
         raise InputError("no messages to add: pass at least one non-empty message")
-    said_at = normalize_time(timestamp)
+    said_at = normalize_time(timestamp, field="timestamp")
     turns = []
     for i, message in enumerate(items):
         if isinstance(message, str):
@@ -95,6 +120,7 @@ def parse_messages(
             raise InputError(
                 f"message {i} is empty: each message needs non-empty 'content' or 'text'"
             )
+        text = text.strip()
         role_name = str(_field(message, "role") or "").lower()
         speaker = _field(message, "speaker", "name")
         if role_name and role_name not in _ROLES and role_name != "system":
@@ -103,6 +129,12 @@ def parse_messages(
             )
         if role_name == "system":
             continue
+        if max_chars is not None and len(text) > max_chars:
+            raise InputError(
+                f"message {i} is {len(text):,} characters, over the limit of {max_chars:,}: "
+                "split it into smaller messages, or raise extract.max_message_chars "
+                "(LOGICMEM_EXTRACT_MAX_MESSAGE_CHARS)"
+            )
         role: Role = _ROLES.get(role_name) or (
             "user" if speaker is None or str(speaker) == user_id else "other"
         )
@@ -120,8 +152,11 @@ def parse_messages(
                 turn_id=str(turn_id) if turn_id is not None else f"{session_id}:{uuid4().hex[:12]}",
                 speaker=str(speaker),
                 role=role,
-                text=text.strip(),
-                said_at=normalize_time(_field(message, "time", "timestamp")) or said_at,
+                text=text,
+                said_at=normalize_time(
+                    _field(message, "time", "timestamp"), field=f"message {i} time"
+                )
+                or said_at,
                 metadata=extra,
             )
         )
