@@ -1,3 +1,4 @@
+import json
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +48,13 @@ def test_token_budget_is_never_exceeded(mem: Memory) -> None:
 
 
 def test_render_numbers_items_and_handles_empty(mem: Memory) -> None:
-    text = mem.context("flowers", user_id="maya", k=2).render()
-    assert text.startswith("1. ") and "\n2. " in text
+    ctx = mem.context("flowers", user_id="maya", k=2)
+    lines = ctx.render().splitlines()
+    assert lines[0] == "<memories>" and lines[-1] == "</memories>" and len(lines) == 4
+    rows = [json.loads(line) for line in lines[1:-1]]
+    assert [r["n"] for r in rows] == [1, 2]
+    assert [r["text"] for r in rows] == [i.text for i in ctx.items]
+    assert all(r["why"] == i.reason for r, i in zip(rows, ctx.items, strict=True))
     assert "no stored memories" in mem.context("flowers", user_id="nobody", k=2).render()
 
 

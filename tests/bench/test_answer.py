@@ -58,7 +58,9 @@ def test_mcq_prompt_shows_context_and_options() -> None:
     choice, reply = ans.ask_mcq(llm, "Which food?", items, options)
     assert choice == options[2][0] and reply == "C"
     system, user = (m["content"] for m in llm.calls[0]["messages"])
-    assert "1. Ann takes immunosuppressants. [2023-05-08T13:56:00]" in system
+    assert (
+        '{"n": 1, "text": "Ann takes immunosuppressants.", "said": "2023-05-08T13:56:00"' in system
+    )
     assert all(
         f"{letter}. {text}" in user for letter, (_, text) in zip("ABCD", options, strict=True)
     )

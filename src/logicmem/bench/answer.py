@@ -18,6 +18,7 @@ from logicmem.errors import ConfigError
 from logicmem.memory import ANSWER_SYSTEM
 from logicmem.models.factory import build_llm
 from logicmem.models.llm.base import LLM, LLMS, ChatMessage
+from logicmem.prompting import block
 from logicmem.routes.rulemem.prompt import premise_instruction
 
 LETTERS = "ABCD"
@@ -62,18 +63,23 @@ is WRONG. Reply with one word: CORRECT or WRONG."""
 
 
 def render(items: Sequence[Item]) -> str:
-    """The memories as the answerer sees them, one per line, dated where known."""
+    """The memories as the answerer sees them: the library's data block (one JSON line
+    per memory, dated where known; "why" is the route that recalled it)."""
     if not items:
         return "(no stored memories about this user)"
-    return "\n".join(
-        f"{i}. {it.text}" + (f" [{it.said_at}]" if it.said_at else "")
-        for i, it in enumerate(items, 1)
+    return block(
+        "memories",
+        (
+            {"n": i, "text": it.text, "said": it.said_at, "why": f"recalled by {it.route}"}
+            for i, it in enumerate(items, 1)
+        ),
     )
 
 
 def answer_system(items: Sequence[Item]) -> str:
-    """The library's answer prompt; rules in the items add the premise instruction."""
-    return ANSWER_SYSTEM.format(context=render(items)) + premise_instruction(i.text for i in items)
+    """The library's answer prompt; the rule route's items add the premise instruction."""
+    rules = [i.text for i in items if i.memory_id.startswith("rule:")]
+    return ANSWER_SYSTEM.format(context=render(items)) + premise_instruction(rules)
 
 
 def chat(llm: LLM, system: str, user: str, max_tokens: int = 256) -> str:

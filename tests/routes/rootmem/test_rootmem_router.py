@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -20,7 +21,7 @@ QUERY = "Can I repaint my studio this weekend?"
 
 def listed(prompt: str) -> int:
     """How many units a router prompt lists."""
-    return len(re.findall(r"^U\d+\. ", prompt, flags=re.MULTILINE))
+    return len(re.findall(r'^\{"unit": "U\d+", ', prompt, flags=re.MULTILINE))
 
 
 def three_units(mem: Memory, llm: FakeLLM) -> list[MemoryEntry]:
@@ -55,8 +56,9 @@ def test_one_batched_router_call_then_cached(mem: Memory, llm: FakeLLM) -> None:
     assert len(units) == 1 and len(hits) == 4  # the block, then 3 semantic hits: k in all
     (unit,) = units
     assert hits[0] is unit and "activated by router" in unit.reason
-    line = next(x for x in prompt.splitlines() if x.startswith("U2. When "))
-    assert unit.text.startswith("Root memory: when " + line[9:].split(":")[0])
+    rule = next(json.loads(x)["rule"] for x in prompt.splitlines() if '"U2"' in x)
+    assert rule.startswith("When ")
+    assert unit.text.startswith("Root memory: when " + rule[5:].split(":")[0])
     assert unit.extras["version"] == 1 and unit.extras["activation"] == "router"
     assert hits[0].extras["llm_usage"]["llm_calls"] == 1
 

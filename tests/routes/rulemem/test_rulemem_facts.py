@@ -66,7 +66,7 @@ def test_llm_quads_validated_with_fallback_for_uncovered_memories() -> None:
     llm = FakeLLM(replies=[json.dumps(reply)])
     got = extract(llm, mems)
     assert llm.calls[0]["schema"] is not None
-    assert "[m1]" in llm.calls[0]["messages"][1]["content"]
+    assert '{"memory": "m1", "date": ' in llm.calls[0]["messages"][1]["content"]
     # empty subject, unknown memory label and a non-object item: skipped and counted
     assert got.malformed == 3 and got.by_llm == 2 and got.llm_calls == 1
     by_memory = {}

@@ -51,8 +51,8 @@ def test_llm_rules_filter_paths_and_skip_malformed_items() -> None:
     assert out.rules[0].inducer == "fake" and out.rules[0].path is PATH
     assert out.malformed == 3 and out.filtered == 1 and out.llm_calls == 1
     prompt = llm.calls[0]["messages"][1]["content"]
-    assert "Path 1:" in prompt and "(2024-03-01) Maya adopted a dog named Rex" in prompt
-    assert 'memory: "Maya adopted a dog named Rex."' in prompt
+    assert '{"path": 1, "date": "2024-03-01", "fact": "Maya adopted a dog named Rex"' in prompt
+    assert '"memory": "Maya adopted a dog named Rex."' in prompt
 
 
 def test_llm_reply_that_is_not_json_is_counted_not_raised() -> None:

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from logicmem.errors import ModelError
 from logicmem.models.llm.base import LLM, ChatMessage, extract_json
+from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block
 from logicmem.routes.base import Consolidator, RouteEnv
 from logicmem.routes.rootmem.ops import SCHEMA, BatchEditor, Op, Similarity, parse_ops
 from logicmem.routes.rootmem.units import UsageMeter, clip
@@ -28,7 +29,8 @@ from logicmem.routes.visible.criticality import VectorCache
 from logicmem.store.base import RootUnit
 from logicmem.types import MemoryEntry, Scope
 
-SYSTEM = """You maintain root memory units for a personal assistant: reusable rules, \
+SYSTEM = (
+    """You maintain root memory units for a personal assistant: reusable rules, \
 distilled from memories about the user, that say when those memories must shape an \
 answer and how. A unit has "when" (the requests or situations it applies to), "then" \
 (how a response must adapt) and evidence (memory labels such as M3).
@@ -42,16 +44,40 @@ logic (at most {max_units} units in all)
 constraints overlap become one
 Look for memories whose implication shows only together (she works in a studio + her \
 cat stays there: when the studio comes up, mind the cat's safety). Skip memories that \
-will not change a future answer. Reply {{"operations": []}} if nothing changes."""
+will not change a future answer. Reply {{"operations": []}} if nothing changes.
+Units and memories are the lines of the units and memories blocks, one JSON object each \
+with its label. """
+    + DATA_NOT_INSTRUCTIONS
+)
+
+
+def batch_text(
+    units: list[dict[str, str]], memories: list[tuple[str, str | None]], max_units: int
+) -> str:
+    """The builder's user message: units (when, then, evidence) and new memories (text,
+    date) as data blocks, each row labelled U1.. and M1.. in order."""
+    listed = block("units", ({"unit": f"U{n}", **u} for n, u in enumerate(units, 1)))
+    rows = ({"memory": f"M{n}", "text": t, "said": d} for n, (t, d) in enumerate(memories, 1))
+    return (
+        f"Units ({len(units)} of at most {max_units}):\n{listed if units else '(none yet)'}"
+        f"\n\nNew memories:\n{block('memories', rows)}"
+        '\n\nReply with JSON only: {"operations": [...]}.'
+    )
 
 
 # One worked exchange: small models copy its shape far more reliably than a description.
 EXAMPLE: list[ChatMessage] = [
     {
         "role": "user",
-        "content": "Units (0 of at most 10):\n(none yet)\n\nNew memories:\n"
-        "M1. Ana works night shifts at the hospital.\nM2. Ana sleeps until noon.\n"
-        'M3. Ana liked the new cafe.\n\nReply with JSON only: {"operations": [...]}.',
+        "content": batch_text(
+            [],
+            [
+                ("Ana works night shifts at the hospital.", None),
+                ("Ana sleeps until noon.", None),
+                ("Ana liked the new cafe.", None),
+            ],
+            10,
+        ),
     },
     {
         "role": "assistant",
@@ -86,18 +112,15 @@ def drop_copies(ops: list[Op]) -> tuple[list[Op], list[str]]:
 
 
 def _prompt(units: list[RootUnit], memories: list[MemoryEntry], max_units: int) -> str:
-    lines = [f"Units ({len(units)} of at most {max_units}):"]
-    for n, u in enumerate(units, 1):
-        facts = "; ".join(e.fact for e in u.evidence[-3:])
-        lines.append(f"U{n}. when: {u.activation} | then: {u.guidance} | evidence: {facts}")
-    if not units:
-        lines.append("(none yet)")
-    lines.append("\nNew memories:")
-    for n, m in enumerate(memories, 1):
-        when = f" [{m.said_at}]" if m.said_at else ""
-        lines.append(f"M{n}. {clip(m.text, 300)}{when}")
-    lines.append('\nReply with JSON only: {"operations": [...]}.')
-    return "\n".join(lines)
+    rows = [
+        {
+            "when": u.activation,
+            "then": u.guidance,
+            "evidence": "; ".join(e.fact for e in u.evidence[-3:]),
+        }
+        for u in units
+    ]
+    return batch_text(rows, [(clip(m.text, 300), m.said_at) for m in memories], max_units)
 
 
 def ask(
@@ -179,7 +202,7 @@ class RootMemConsolidator(Consolidator):
             self._failed(env, scope, batch, marks, problem, stats)
             return
         ops, copied = drop_copies(ops)
-        editor = BatchEditor(units, batch, cfg, scope, self._similarity(env))
+        editor = BatchEditor(units, batch, cfg, scope, self._similarity(env, scope.user_id))
         outcome = editor.apply(ops)
         problems = skipped + copied + outcome.problems
         with env.store.transaction():
@@ -215,11 +238,11 @@ class RootMemConsolidator(Consolidator):
             env.store.mark_root(scope, update)
 
     @staticmethod
-    def _similarity(env: RouteEnv) -> Similarity:
+    def _similarity(env: RouteEnv, user_id: str) -> Similarity:
         cache = VectorCache(env.store, env.embedder)
 
         def similarity(text: str, candidates: list[str]) -> list[float]:
-            vectors = cache.vectors([text, *candidates])
+            vectors = cache.vectors([text, *candidates], user_id)
             return [float(v) for v in vectors[1:] @ vectors[0]]
 
         return similarity

@@ -18,28 +18,46 @@ from pydantic import BaseModel, ValidationError
 
 from logicmem.errors import ModelError
 from logicmem.models.llm.base import LLM, ChatMessage, extract_json
+from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block, quote
 from logicmem.routes.base import RouteEnv, query_vector
 from logicmem.routes.rootmem.units import UsageMeter, label_number, rules_text
 from logicmem.routes.visible.criticality import VectorCache
 from logicmem.store.base import RootUnit
 from logicmem.types import Scope
 
-SYSTEM = """You route a user's request to their root memory units. A unit applies when \
+SYSTEM = (
+    """You route a user's request to their root memory units. A unit applies when \
 the request is a situation its "when" describes, even in other words, so that its \
-"then" should shape the answer. Reply {"activate": [labels of the units that apply]}, \
-for example {"activate": ["U2"]}, or {"activate": []} when none applies."""
+"then" should shape the answer. The request is a JSON string; the units are the lines \
+of the units block, one JSON object each with its label. Reply {"activate": [labels of the \
+units that apply]}, for example {"activate": ["U2"]}, or {"activate": []} when none \
+applies. """
+    + DATA_NOT_INSTRUCTIONS
+)
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {"activate": {"type": "array", "items": {"type": "string"}}},
     "required": ["activate"],
 }
+
+
+def request_text(query: str, rules: list[str]) -> str:
+    """The router's user message: the request quoted, the units' rules as a data block."""
+    units = block("units", ({"unit": f"U{n}", "rule": r} for n, r in enumerate(rules, 1)))
+    return f"Request: {quote(query)}\n\nUnits:\n{units}"
+
+
 EXAMPLE: list[ChatMessage] = [
     {
         "role": "user",
-        "content": "Request: Any ideas for dinner on Friday?\n\nUnits:\n"
-        "U1. When planning calls with Ana: suggest afternoons.\n"
-        "U2. When food or restaurants come up: avoid peanuts, she is allergic.",
+        "content": request_text(
+            "Any ideas for dinner on Friday?",
+            [
+                "When planning calls with Ana: suggest afternoons.",
+                "When food or restaurants come up: avoid peanuts, she is allergic.",
+            ],
+        ),
     },
     {"role": "assistant", "content": '{"activate": ["U2"]}'},
 ]
@@ -71,11 +89,10 @@ def _ask(
     llm: LLM, query: str, units: list[RootUnit], attempts: int, meter: UsageMeter
 ) -> tuple[set[int] | None, str]:
     """0-based indices of the units the LLM activates, or None and the last problem."""
-    listing = "\n".join(f"U{n}. {rules_text(u)}" for n, u in enumerate(units, 1))
     messages: list[ChatMessage] = [
         {"role": "system", "content": SYSTEM},
         *EXAMPLE,
-        {"role": "user", "content": f"Request: {query}\n\nUnits:\n{listing}"},
+        {"role": "user", "content": request_text(query, [rules_text(u) for u in units])},
     ]
     problem = ""
     for _ in range(attempts):
@@ -98,7 +115,8 @@ def _ask(
 
 def prefilter(env: RouteEnv, query: str, units: list[RootUnit]) -> np.ndarray:
     """Cosine of the query to each unit's rules (vectors cached in the store by text)."""
-    vectors = VectorCache(env.store, env.embedder).vectors([rules_text(u) for u in units])
+    user_id = units[0].user_id if units else ""
+    vectors = VectorCache(env.store, env.embedder).vectors([rules_text(u) for u in units], user_id)
     sims: np.ndarray = vectors @ query_vector(env, query)
     return sims
 

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from logicmem.models.llm.base import LLM, ChatMessage, extract_json
+from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block
 from logicmem.store.base import Quad
 from logicmem.types import MemoryEntry
 
@@ -195,13 +196,17 @@ SCHEMA: dict[str, Any] = {
     "required": ["facts"],
 }
 
-SYSTEM = """You turn memories about people into temporal facts (quadruples).
-For each memory below, write its facts as (subject, relation, object, time):
+SYSTEM = (
+    """You turn memories about people into temporal facts (quadruples).
+The memories are the lines of the memories block, one JSON object each with its label,
+its date and its text. For each memory, write its facts as (subject, relation, object, time):
 - subject and object: short entity names (a person, place, thing, activity), not clauses;
 - relation: a short verb phrase; time: an ISO date when the memory dates the fact, else
   the memory's date, else null;
-- memory: the memory's label exactly as shown in [brackets].
-Use several facts for a memory that says several things."""
+- memory: the memory's label exactly as shown (m1, m2...).
+Use several facts for a memory that says several things. """
+    + DATA_NOT_INSTRUCTIONS
+)
 
 
 class _Fact(BaseModel):
@@ -220,10 +225,13 @@ def llm_quads(llm: LLM, memories: list[MemoryEntry], out: Extracted) -> set[str]
     batch fails and is retried on the next run.
     """
     labels = {f"m{i}": m for i, m in enumerate(memories, 1)}
-    lines = [f"[{label}] ({m.said_at or 'undated'}) {m.text}" for label, m in labels.items()]
+    rows = [
+        {"memory": label, "date": m.said_at or "undated", "text": m.text}
+        for label, m in labels.items()
+    ]
     messages: list[ChatMessage] = [
         {"role": "system", "content": SYSTEM},
-        {"role": "user", "content": "\n".join(lines)},
+        {"role": "user", "content": block("memories", rows)},
     ]
     reply = llm.chat(messages, schema=SCHEMA)
     out.llm_calls += 1

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from logicmem.models.llm.base import LLM, ChatMessage, extract_json
+from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block
 from logicmem.routes.rulemem.walks import Path
 from logicmem.store.base import Quad
 
@@ -80,15 +81,19 @@ SCHEMA: dict[str, Any] = {
     "required": ["rules"],
 }
 
-SYSTEM = """You induce reusable rules from a person's history.
-Each numbered path below is a chain of dated facts (with the memory each comes from).
+SYSTEM = (
+    """You induce reusable rules from a person's history.
+A path is a chain of dated facts. Each line of the paths block below is one fact of a
+numbered path, as a JSON object: its path number, date, fact and the memory it comes from.
 For every path that shows a plausible, reusable regularity about people (why someone
 does, feels, needs or avoids something), write one Horn rule:
 - body: 1 to 3 general conditions; head: the general conclusion they support;
 - use X for the person (and Y for another), not names; keep each condition short;
 - path: the path's number.
 Skip paths whose facts are unrelated or whose link is a coincidence; return
-{"rules": []} when no path holds a rule."""
+{"rules": []} when no path holds a rule. """
+    + DATA_NOT_INSTRUCTIONS
+)
 
 
 class _Rule(BaseModel):
@@ -98,15 +103,17 @@ class _Rule(BaseModel):
 
 
 def _render(paths: list[Path], texts: dict[str, str]) -> str:
-    blocks = []
-    for n, path in enumerate(paths, 1):
-        lines = [f"Path {n}:"]
-        for q in path.facts:
-            when = q.time[:10] if q.time else "undated"
-            source = texts.get(q.memory_id, "")
-            lines.append(f"- ({when}) {q.text()}" + (f'  [memory: "{source}"]' if source else ""))
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
+    rows = [
+        {
+            "path": n,
+            "date": q.time[:10] if q.time else "undated",
+            "fact": q.text(),
+            "memory": texts.get(q.memory_id) or None,
+        }
+        for n, path in enumerate(paths, 1)
+        for q in path.facts
+    ]
+    return block("paths", rows)
 
 
 def llm_rules(llm: LLM, paths: list[Path], texts: dict[str, str]) -> Induction:

@@ -66,6 +66,7 @@ import numpy as np
 from logicmem.errors import ModelError
 from logicmem.models.embed.base import Embedder
 from logicmem.models.llm.base import LLM, extract_json
+from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block
 from logicmem.routes.visible.kb import KnowledgeBase
 from logicmem.routes.visible.text import fact_sentence, gives_advice, reports_other
 from logicmem.store.base import Store
@@ -125,12 +126,13 @@ class VectorCache:
             pass  # a read-only cache only costs time
         return vectors
 
-    def vectors(self, texts: list[str]) -> np.ndarray:
-        known = self.store.cached_vectors(texts)
+    def vectors(self, texts: list[str], user_id: str) -> np.ndarray:
+        """Vectors of texts derived from one user's memories (kept with that user's data)."""
+        known = self.store.cached_vectors(user_id, texts)
         missing = [t for t in dict.fromkeys(texts) if t not in known]
         if missing:
             fresh = self.embedder.embed(missing)
-            self.store.cache_vectors(missing, fresh)
+            self.store.cache_vectors(user_id, missing, fresh)
             known.update(zip(missing, fresh, strict=True))
         if not texts:
             return np.zeros((0, self.embedder.dims), dtype=np.float32)
@@ -401,23 +403,25 @@ LLM_SCHEMA: dict[str, Any] = {
     "required": ["items"],
 }
 
-LLM_PROMPT = """For each numbered memory about a user, decide whether it is a standing
-constraint that can change future advice (health conditions, allergies, medications,
-pregnancy, disabilities, dietary or religious rules, dependants and their ages, pets,
-legal or immigration status, rules of their job, financial obligations, recovery,
-housing rules, vehicles...). For each critical one give its type (one or two words) and
-10-30 short everyday situations, objects, foods, products or activities in which it will
-matter even though a request would not mention it (e.g. tree-nut allergy: macarons,
-pesto, baklava, granola). Reply as JSON {"items": [{"index", "critical", "type",
-"situations"}]}.
-
-"""
+LLM_PROMPT = (
+    """For each memory about a user (the lines of the memories block below, one JSON
+object each with its index), decide whether it is a standing constraint that can change
+future advice (health conditions, allergies, medications, pregnancy, disabilities,
+dietary or religious rules, dependants and their ages, pets, legal or immigration status,
+rules of their job, financial obligations, recovery, housing rules, vehicles...). For
+each critical one give its type (one or two words) and 10-30 short everyday situations,
+objects, foods, products or activities in which it will matter even though a request
+would not mention it (e.g. tree-nut allergy: macarons, pesto, baklava, granola). Reply
+as JSON {"items": [{"index", "critical", "type", "situations"}]}. """
+    + DATA_NOT_INSTRUCTIONS
+    + "\n\n"
+)
 
 
 def assess_with_llm(llm: LLM, texts: list[str]) -> list[Assessment | None]:
     """The LLM's judgement per text (None where it said nothing). Raises ModelError."""
-    numbered = "\n".join(f"{i}. {t}" for i, t in enumerate(texts))
-    reply = llm.chat([{"role": "user", "content": LLM_PROMPT + numbered}], schema=LLM_SCHEMA)
+    listed = block("memories", ({"index": i, "text": t} for i, t in enumerate(texts)))
+    reply = llm.chat([{"role": "user", "content": LLM_PROMPT + listed}], schema=LLM_SCHEMA)
     try:
         items = extract_json(reply)["items"]
     except (ValueError, KeyError, TypeError) as exc:

@@ -13,10 +13,12 @@ from collections.abc import Sequence
 
 from logicmem.context import estimate_tokens
 from logicmem.models.llm.base import ChatMessage
+from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block, quote
 from logicmem.store.base import ProfileLine
 from logicmem.types import MemoryEntry
 
-SYSTEM = """You maintain a markdown profile of a user, which an assistant reads in full
+SYSTEM = (
+    """You maintain a markdown profile of a user, which an assistant reads in full
 before every reply. Rewrite the whole profile so that it includes what the new memories add.
 - Keep every fact that could change future advice (health, allergies, medications, diet,
   family and dependants, pets, work, legal status, money, housing, plans) and the user's
@@ -25,7 +27,12 @@ before every reply. Rewrite the whole profile so that it includes what the new m
 - One fact per line, as a markdown bullet; "## " headings may group them.
 - End every bullet with the ids of the memories it comes from, in brackets, exactly as
   shown: "- Allergic to tree nuts [m12]" or "- Has two children, aged 4 and 7 [m3, m12]".
-- At most {max_lines} lines. Reply with the profile only, no commentary."""
+- At most {max_lines} lines. Reply with the profile only, no commentary.
+The current profile and the new memories are the lines of the profile and memories
+blocks, one JSON object each; reply in plain markdown, not JSON.
+"""
+    + DATA_NOT_INSTRUCTIONS
+)
 
 RETRY = (
     "That reply was invalid ({problem}). Reply again with the whole profile only, every "
@@ -81,16 +88,16 @@ def updater_prompt(
     short: dict[str, str] = {}
     for memory_id in [i for ln in lines for i in ln.memory_ids] + [e.id for e in new]:
         short.setdefault(memory_id, f"m{len(short) + 1}")
-    shown = [
-        ln.text + (f" [{', '.join(short[i] for i in ln.memory_ids)}]" if ln.memory_ids else "")
-        for ln in lines
+    tags = [
+        f" [{', '.join(short[i] for i in ln.memory_ids)}]" if ln.memory_ids else "" for ln in lines
     ]
-    facts = [f"[{short[e.id]}] {e.text}" + (f" ({e.said_at})" if e.said_at else "") for e in new]
+    shown = [{"line": ln.text + tag} for ln, tag in zip(lines, tags, strict=True)]
+    facts = [{"id": short[e.id], "text": e.text, "said": e.said_at} for e in new]
     user = (
         "Current profile:\n"
-        + ("\n".join(shown) or "(empty)")
-        + f"\n\nNew memories (session {session_id or '?'}):\n"
-        + "\n".join(facts)
+        + (block("profile", shown) if shown else "(empty)")
+        + f"\n\nNew memories (session {quote(session_id or '?')}):\n"
+        + block("memories", facts)
     )
     messages: list[ChatMessage] = [
         {"role": "system", "content": SYSTEM.format(max_lines=max_lines)},
