@@ -60,7 +60,7 @@ def run() -> dict[str, dict[str, dict[str, float]]]:
                         ]:
                             ids = _ids(mem, method, query, k)
                             row.setdefault(f"{kind}@{k}", []).append(int(memory_id in ids))
-            mem.delete(memory_id)
+            mem.delete(memory_id, user_id=USER)
     return {
         key: {metric: round(sum(v) / len(v), 3) for metric, v in row.items()}
         for key, row in counts.items()

@@ -14,24 +14,26 @@ def test_crud_history_and_scoping(memory: Memory) -> None:
     assert len(memory.get_all(user_id="maya")) == 2
     [chef] = memory.get_all(user_id="maya", agent_id="chef")
     assert "Pico" in chef.text
-    updated = memory.update(chef.id, "maya has a kitten named Pico who chews plants.")
+    updated = memory.update(
+        chef.id, "maya has a kitten named Pico who chews plants.", user_id="maya"
+    )
     assert updated.text.endswith("chews plants.")
-    assert [h["event"] for h in memory.history(chef.id)] == ["ADD", "UPDATE"]
+    assert [h["event"] for h in memory.history(chef.id, user_id="maya")] == ["ADD", "UPDATE"]
     hits = memory.search("plants", user_id="maya", agent_id="coach", k=5).hits
     assert all(h.id != chef.id for h in hits)
-    memory.delete(chef.id)
+    memory.delete(chef.id, user_id="maya")
     with pytest.raises(NotFoundError):
-        memory.get(chef.id)
-    assert memory.history(chef.id)[-1]["event"] == "DELETE"
+        memory.get(chef.id, user_id="maya")
+    assert memory.history(chef.id, user_id="maya")[-1]["event"] == "DELETE"
 
 
 def test_delete_user_and_reset(memory: Memory) -> None:
     memory.add("I have a kitten.", user_id="maya")
     memory.add("I keep bees.", user_id="zed")
     assert memory.delete_user("maya") == 1
-    assert memory.users() == ["zed"]
+    assert memory.admin_users() == ["zed"]
     memory.reset()
-    assert memory.users() == [] and memory.stats()["turns"] == 0
+    assert memory.admin_users() == [] and memory.stats()["turns"] == 0
 
 
 def test_answer_sends_context_and_request_to_the_llm(tmp_path: Path) -> None:

@@ -41,7 +41,12 @@ class ContextAssembler:
         scope: Scope,
         budget: Budget,
         filters: dict[str, Any] | None = None,
+        *,
+        as_of: str | None = None,
     ) -> Context:
+        """The context for ``query``; with ``as_of``, from the memories valid then."""
+        if as_of is not None:
+            env = env.at(as_of)
         if budget.k < 1:
             raise InputError(f"k must be at least 1, got {budget.k}")
         if budget.max_tokens is not None and budget.max_tokens < 1:

@@ -17,21 +17,30 @@ from logicmem.errors import ConfigError, InputError, NotFoundError, StoreError
 from logicmem.models.embed.base import Embedder
 from logicmem.models.factory import build_embedder, build_llm
 from logicmem.models.llm.base import LLM, ChatMessage
+from logicmem.prompting import DATA_NOT_INSTRUCTIONS
 from logicmem.routes.base import CONSOLIDATORS, METHODS, ROUTES, RouteEnv
 from logicmem.routes.rulemem.prompt import premise_instruction
 from logicmem.routes.visible.hook import VisibilityIndexer
 from logicmem.store.base import STORES, Store
 from logicmem.types import AddResult, Budget, Context, MemoryEntry, Scope, SearchResult
-from logicmem.write.messages import parse_messages
+from logicmem.write.messages import normalize_time, parse_messages
 from logicmem.write.pipeline import WritePipeline
 
-ANSWER_SYSTEM = """You are a personal assistant with a long-term memory of the user.
-Below are memories about the user, each with why it was recalled. Before answering,
-check whether any memory changes what a good answer is (health, diet, family, pets,
-obligations, plans); apply it without being asked. Do not invent facts about the user.
+ANSWER_SYSTEM = (
+    """You are a personal assistant with a long-term memory of the user.
+Below, in the memories block, are the memories recalled for this request, one JSON
+object a line: "text" is the memory, "said" when it was said (where known) and "why" why
+it was recalled. Before answering, check whether any memory changes what a good
+answer is (health, diet, family, pets, obligations, plans); apply it without being asked.
+Do not invent facts about the user. """
+    + DATA_NOT_INSTRUCTIONS
+    + """
 
 Memories:
 {context}"""
+)
+
+AS_OF_NOTE = "\nThese are the memories that held on {as_of}: answer as of that moment."
 
 
 @dataclass
@@ -88,6 +97,18 @@ class Memory:
                 VisibilityIndexer(self.store, self.embedder, self.llm, self.settings.visibility)
             )
         self.assembler = ContextAssembler([ROUTES.create(name) for name in routes])
+        self._resume()
+
+    def _resume(self, user_id: str | None = None) -> AddResult | None:
+        """Finish turns an interrupted write left pending (unless settings say not to)."""
+        if not self.settings.extract.resume_pending or self.store.read_only:
+            return None
+        return self.resume(user_id=user_id)
+
+    def resume(self, *, user_id: str | None = None) -> AddResult:
+        """Extract the turns that were stored but not yet extracted (a crash, a kill, a
+        lost LLM) exactly as the interrupted write would have; returns what it did."""
+        return self.pipeline.resume(user_id=user_id)
 
     # -- lifecycle ------------------------------------------------------------------------
     def _check_embedder(self) -> None:
@@ -101,7 +122,7 @@ class Memory:
                 "embedder (LOGICMEM_EMBEDDER / [embedder] in the config), or use a new store "
                 "and re-ingest: `logicmem export` then `logicmem ingest --format jsonl`."
             )
-        if self.store.get_meta("config") is None:
+        if self.store.get_meta("config") is None and not self.store.read_only:
             self.store.set_meta("config", json.dumps(self.settings.public_dict()))
 
     def llm(self) -> LLM | None:
@@ -142,15 +163,24 @@ class Memory:
             agent_id=agent_id,
             run_id=run_id,
             metadata=metadata,
+            max_chars=self.settings.extract.max_message_chars,
         )
+        self._resume(user_id)
         return self.pipeline.add(turns, infer=infer)
 
     def update(
-        self, memory_id: str, text: str, *, metadata: Mapping[str, Any] | None = None
+        self,
+        memory_id: str,
+        text: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
     ) -> MemoryEntry:
         if not text or not text.strip():
             raise InputError("the new text is empty: pass the memory's new wording")
-        current = self.get(memory_id)
+        current = self.get(memory_id, user_id=user_id, agent_id=agent_id, run_id=run_id)
         merged = {**current.metadata, **(metadata or {})}
         return self.store.update_memory(
             memory_id,
@@ -160,21 +190,43 @@ class Memory:
             metadata=merged,
         )
 
-    def delete(self, memory_id: str) -> None:
-        self.store.delete_memory(memory_id)
+    def delete(
+        self,
+        memory_id: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> None:
+        """Remove the memory's text everywhere (history keeps a tombstone)."""
+        self.get(memory_id, user_id=user_id, agent_id=agent_id, run_id=run_id)
+        self.store.delete_memory(memory_id, Scope(user_id, agent_id, run_id))
 
     def delete_user(self, user_id: str) -> int:
-        """Remove every trace of a user (turns, memories, history); returns memories removed."""
+        """Remove every trace of a user from the store file: turns, memories, history,
+        keyword index, vectors, derived texts, keys, units, rules, facts, profile, events;
+        returns the number of memories removed."""
         return self.store.delete_user(user_id)
 
     def reset(self) -> None:
         self.store.reset()
 
     # -- read -----------------------------------------------------------------------------
-    def get(self, memory_id: str) -> MemoryEntry:
-        entry = self.store.get_memory(memory_id)
+    def get(
+        self,
+        memory_id: str,
+        *,
+        user_id: str,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> MemoryEntry:
+        """The memory with this id, if it is this user's (another user's id: NotFoundError)."""
+        entry = self.store.get_memory(memory_id, _scope(user_id, agent_id, run_id))
         if entry is None:
-            raise NotFoundError(f"no memory with id {memory_id!r}")
+            raise NotFoundError(
+                f"no memory with id {memory_id!r} for user {user_id!r}; list the user's ids "
+                f"with `logicmem list --user {user_id}`"
+            )
         return entry
 
     def get_all(
@@ -190,11 +242,26 @@ class Memory:
             Scope(user_id, agent_id, run_id), include_superseded=include_superseded, limit=limit
         )
 
-    def history(self, memory_id: str) -> list[dict[str, Any]]:
-        rows = self.store.history(memory_id)
-        if not rows and self.store.get_memory(memory_id) is None:
-            raise NotFoundError(f"no memory with id {memory_id!r} and no history for it")
-        return [r.__dict__ for r in rows]
+    def history(self, memory_id: str, *, user_id: str) -> list[dict[str, Any]]:
+        """The memory's changes, oldest first (``at``, ``event``, ``old_text``, ``new_text``,
+        ``detail``). Every row also carries the memory's validity now: ``valid_from``,
+        ``valid_until`` and ``superseded_by`` (what replaced or retracted it), ``replaces``
+        (the memories it closed) and ``chain``, the line of statements it belongs to, oldest
+        first and itself included: each ``{id, text, status, valid_from, valid_until,
+        superseded_by}``, so "lives in Boston" -> "moved to Denver" reads in order."""
+        rows = self.store.history(memory_id, user_id)
+        if not rows:
+            raise NotFoundError(f"no memory with id {memory_id!r} for user {user_id!r}")
+        entry = self.store.get_memory(memory_id, Scope(user_id))
+        chain = _chain(self.store, entry) if entry is not None else []
+        extra: dict[str, Any] = {
+            "valid_from": entry.valid_from if entry else None,
+            "valid_until": entry.valid_until if entry else None,
+            "superseded_by": entry.superseded_by if entry else None,
+            "replaces": [c["id"] for c in chain if c["superseded_by"] == memory_id],
+            "chain": chain,
+        }
+        return [{**r.__dict__, **extra} for r in rows]
 
     def search(
         self,
@@ -206,11 +273,16 @@ class Memory:
         filters: dict[str, Any] | None = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        as_of: str | datetime | None = None,
     ) -> SearchResult:
-        """Semantic retrieval only (``bm25``, ``dense``, ``hybrid`` or a registered method)."""
+        """Semantic retrieval only (``bm25``, ``dense``, ``hybrid`` or a registered method).
+
+        ``as_of`` (ISO 8601 or a date): search what was true then, the memories valid at
+        that moment, even those replaced or retracted since; by default, what is true now."""
         _check_query(query, k)
         scope = Scope(user_id, agent_id, run_id)
-        hits = METHODS.create(method).search(self.env, query, scope, k, filters)
+        env = self.env.at(_as_of(as_of))
+        hits = METHODS.create(method).search(env, query, scope, k, filters)
         return SearchResult(query=query, user_id=user_id, method=method, k=k, hits=hits)
 
     def context(
@@ -223,13 +295,14 @@ class Memory:
         filters: dict[str, Any] | None = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        as_of: str | datetime | None = None,
     ) -> Context:
-        """The budgeted context for ``query`` from every enabled route, with provenance."""
+        """The budgeted context for ``query`` from every enabled route, with provenance;
+        with ``as_of``, from the memories valid at that moment (see ``search``)."""
         _check_query(query, k)
         budget = Budget(k=k, max_tokens=max_tokens)
-        return self.assembler.build(
-            self.env, query, Scope(user_id, agent_id, run_id), budget, filters
-        )
+        scope = Scope(user_id, agent_id, run_id)
+        return self.assembler.build(self.env, query, scope, budget, filters, as_of=_as_of(as_of))
 
     def answer(
         self,
@@ -240,22 +313,35 @@ class Memory:
         max_tokens: int | None = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        as_of: str | datetime | None = None,
     ) -> Answer:
-        """Build the context and ask the configured LLM to answer with it."""
+        """Build the context and ask the configured LLM to answer with it (with ``as_of``,
+        as of that moment: from the memories valid then)."""
         llm = self.llm()
         if llm is None:
             raise ConfigError(
                 "no LLM configured: set LOGICMEM_LLM=local (embedded SmolLM2) or "
                 "LOGICMEM_LLM=openai with LOGICMEM_LLM_BASE_URL and LOGICMEM_LLM_MODEL"
             )
+        moment = _as_of(as_of)
         ctx = self.context(
-            query, user_id=user_id, k=k, max_tokens=max_tokens, agent_id=agent_id, run_id=run_id
+            query,
+            user_id=user_id,
+            k=k,
+            max_tokens=max_tokens,
+            agent_id=agent_id,
+            run_id=run_id,
+            as_of=moment,
         )
+        # Only the rule route's rule items (ids "rule:…") are rules: a stored memory that
+        # merely starts with "Rule:" must not switch the premise instruction on.
+        rules = [i.text for i in ctx.items if i.memory_id.startswith("rule:")]
         messages: list[ChatMessage] = [
             {
                 "role": "system",
                 "content": ANSWER_SYSTEM.format(context=ctx.render())
-                + premise_instruction(i.text for i in ctx.items),
+                + (AS_OF_NOTE.format(as_of=moment) if moment else "")
+                + premise_instruction(rules),
             },
             {"role": "user", "content": query},
         ]
@@ -281,6 +367,7 @@ class Memory:
                     f"unknown consolidator {name!r}: choose among "
                     f"{', '.join(CONSOLIDATORS.names()) or '(none registered)'}"
                 )
+        self._resume(user_id)
         scope = Scope(user_id, agent_id, run_id)
         out: dict[str, dict[str, Any]] = {}
         for name in names:
@@ -289,11 +376,58 @@ class Memory:
             out[name] = {**stats, "seconds": round(time.perf_counter() - started, 3)}
         return out
 
-    def users(self) -> list[str]:
+    def admin_users(self) -> list[str]:
+        """Every user id in the store: an administrator's call (it crosses tenants)."""
         return self.store.users()
 
     def stats(self) -> dict[str, Any]:
         return self.store.stats()
+
+
+def _scope(user_id: str, agent_id: str | None, run_id: str | None) -> Scope:
+    if not user_id or not str(user_id).strip():
+        raise InputError("user_id is required: pass user_id='alice' (or --user in the CLI)")
+    return Scope(user_id, agent_id, run_id)
+
+
+def _as_of(value: str | datetime | None) -> str | None:
+    """``as_of`` as the store compares times (naive ISO 8601); InputError if unreadable."""
+    return normalize_time(value, field="as_of")
+
+
+def _chain(store: Store, entry: MemoryEntry) -> list[dict[str, Any]]:
+    """``entry``'s line of statements: all it replaced or retracted (directly or through
+    others), itself, then what replaced it in turn; oldest first."""
+    scope = Scope(entry.user_id, entry.agent_id, entry.run_id)
+    everyone = {m.id: m for m in store.list_memories(scope, include_superseded=True)}
+    everyone[entry.id] = entry
+    closed_by: dict[str, list[str]] = {}
+    for m in everyone.values():
+        if m.superseded_by:
+            closed_by.setdefault(m.superseded_by, []).append(m.id)
+    line = {entry.id: entry}
+    todo = [entry.id]
+    while todo:
+        for older in closed_by.get(todo.pop(), []):
+            if older not in line:
+                line[older] = everyone[older]
+                todo.append(older)
+    later = entry.superseded_by
+    while later and later in everyone and later not in line:
+        line[later] = everyone[later]
+        later = everyone[later].superseded_by
+    ordered = sorted(line.values(), key=lambda m: (m.valid_from or "", m.created_at))
+    return [
+        {
+            "id": m.id,
+            "text": m.text,
+            "status": m.status,
+            "valid_from": m.valid_from,
+            "valid_until": m.valid_until,
+            "superseded_by": m.superseded_by,
+        }
+        for m in ordered
+    ]
 
 
 def _check_query(query: str, k: int) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from logicmem.prompting import block, one_line
+
 CATEGORIES: tuple[str, ...] = (
     "personal background",
     "assets",
@@ -66,6 +68,10 @@ class MemoryEntry:
     run_id: str | None = None
     created_at: str = ""
     updated_at: str = ""
+    # Truth over time: valid from when it was said until a later statement replaced it
+    # (None: still valid). A memory is active exactly while valid_until is None.
+    valid_from: str | None = None
+    valid_until: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -160,14 +166,15 @@ class Context:
         return sum(i.tokens for i in self.items)
 
     def render(self) -> str:
-        """Prompt text: one line per memory, dated where a date is known."""
+        """Prompt text: a ``<memories>`` block, one JSON line per memory (``n``, ``text``,
+        ``said`` where a date is known, ``why`` it was recalled); see ``logicmem.prompting``."""
         if not self.items:
             return "(no stored memories about this user)"
-        lines = []
-        for i, item in enumerate(self.items, 1):
-            when = f" [{item.said_at}]" if item.said_at else ""
-            lines.append(f"{i}. {item.text}{when}")
-        return "\n".join(lines)
+        records = (
+            {"n": i, "text": it.text, "said": it.said_at, "why": one_line(it.reason)}
+            for i, it in enumerate(self.items, 1)
+        )
+        return block("memories", records)
 
     def to_dict(self) -> dict[str, Any]:
         return {

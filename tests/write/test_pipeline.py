@@ -51,7 +51,7 @@ def test_llm_memories_are_validated_and_keep_provenance(tmp_path: Path) -> None:
     assert entry.text == "Maya is allergic to tree nuts."
     assert entry.category == "states" and entry.source_turns == ["t1"]
     assert llm.calls[0]["schema"]["required"] == ["memories"]
-    assert "[t1]" in llm.calls[0]["messages"][1]["content"]
+    assert '{"turn": "t1", ' in llm.calls[0]["messages"][1]["content"]
 
 
 def test_malformed_reply_is_retried_with_the_error_shown(tmp_path: Path) -> None:
@@ -129,7 +129,7 @@ def test_near_duplicates_merge_their_provenance(tmp_path: Path) -> None:
     assert result.added == [] and len(result.merged) == 1
     [entry] = mem.get_all(user_id="m")
     assert entry.source_turns == ["a", "b"]
-    assert [h["event"] for h in mem.history(entry.id)] == ["ADD", "MERGE"]
+    assert [h["event"] for h in mem.history(entry.id, user_id="m")] == ["ADD", "MERGE"]
 
 
 def test_a_newer_statement_supersedes_the_old_one(tmp_path: Path) -> None:
@@ -139,9 +139,9 @@ def test_a_newer_statement_supersedes_the_old_one(tmp_path: Path) -> None:
     assert len(result.superseded) == 1
     active = [e.text for e in mem.get_all(user_id="m")]
     assert active == ["m moved to Denver."]
-    old = mem.get(result.superseded[0])
+    old = mem.get(result.superseded[0], user_id="m")
     assert old.status == "superseded" and old.superseded_by == result.added[0].id
-    assert mem.history(old.id)[-1]["event"] == "SUPERSEDE"
+    assert mem.history(old.id, user_id="m")[-1]["event"] == "SUPERSEDE"
     hits = mem.search("Where does m live?", user_id="m", k=5).hits
     assert all("Boston" not in h.text for h in hits)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -26,12 +26,18 @@ from logicmem.models.embed.base import Embedder
 from logicmem.models.llm.base import LLM
 from logicmem.registry import Registry
 from logicmem.store.base import Store
-from logicmem.types import Hit, Scope
+from logicmem.types import Hit, MemoryEntry, Scope
 
 
 @dataclass
 class RouteEnv:
-    """What routes may use: the store, the embedder, the LLM (lazily) and settings."""
+    """What routes may use: the store, the embedder, the LLM (lazily) and settings.
+
+    ``as_of`` is the moment the routes read the user's memories at (ISO 8601): those valid
+    then, whatever happened to them since; None, those valid now. It travels on the
+    environment rather than in every ``propose``/``search`` call, so routes and methods
+    written before it keep their signature (``at`` gives the view of another moment).
+    """
 
     store: Store
     embedder: Embedder
@@ -42,6 +48,23 @@ class RouteEnv:
     rootmem: RootMemSettings = field(default_factory=RootMemSettings)
     rulemem: RuleMemSettings = field(default_factory=RuleMemSettings)
     cache: dict[str, Any] = field(default_factory=dict)
+    as_of: str | None = None
+
+    def at(self, as_of: str | None) -> RouteEnv:
+        """This environment reading the memories valid at ``as_of`` (None: now); models,
+        settings and caches are shared, so caches of store views must key on ``as_of``."""
+        return self if as_of == self.as_of else replace(self, as_of=as_of)
+
+
+def valid_at(entry: MemoryEntry, as_of: str | None) -> bool:
+    """Whether ``entry`` was valid at ``as_of`` (the store's rule: from ``valid_from``
+    until, not including, ``valid_until``); with None, whether it is active now."""
+    if as_of is None:
+        return entry.status == "active"
+    start = entry.valid_from or entry.said_at or entry.created_at
+    return (
+        bool(start) and start <= as_of and (entry.valid_until is None or as_of < entry.valid_until)
+    )
 
 
 def query_vector(env: RouteEnv, query: str) -> np.ndarray:

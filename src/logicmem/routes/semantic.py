@@ -59,7 +59,8 @@ def allowed_ids(env: RouteEnv, scope: Scope, filters: dict[str, Any] | None) -> 
         return None
     if not isinstance(filters, dict):
         raise InputError("filters must be a dict, e.g. {'category': 'states'}")
-    return {m.id for m in env.store.list_memories(scope) if _matches(m, filters)}
+    memories = env.store.list_memories(scope, as_of=env.as_of)
+    return {m.id for m in memories if _matches(m, filters)}
 
 
 def _hits(
@@ -98,7 +99,8 @@ def _matched_terms(text: str, terms: list[str]) -> list[str]:
 def bm25_scores(
     env: RouteEnv, query: str, scope: Scope, limit: int, allowed: set[str] | None
 ) -> list[tuple[str, float]]:
-    rows = env.store.bm25(scope, query_terms(query), limit if allowed is None else limit * 20)
+    terms = query_terms(query)
+    rows = env.store.bm25(scope, terms, limit if allowed is None else limit * 20, as_of=env.as_of)
     if allowed is not None:
         rows = [r for r in rows if r[0] in allowed]
     return rows[:limit]
@@ -107,8 +109,9 @@ def bm25_scores(
 def dense_scores(
     env: RouteEnv, query: str, scope: Scope, allowed: set[str] | None
 ) -> tuple[list[str], np.ndarray]:
-    """All ids in scope and their cosine to the query (filtered ids get -inf)."""
-    ids, matrix = env.store.vectors(scope)
+    """All ids in scope (valid at ``env.as_of``) and their cosine to the query (filtered
+    ids get -inf)."""
+    ids, matrix = env.store.vectors(scope, as_of=env.as_of)
     if not ids:
         return [], np.zeros(0, dtype=np.float32)
     sims = matrix @ query_vector(env, query)

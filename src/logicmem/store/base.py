@@ -150,6 +150,8 @@ class HornRule:
 class Store(ABC):
     """Persistence for one logicmem deployment (many users)."""
 
+    read_only: bool = False
+
     @abstractmethod
     def transaction(self) -> AbstractContextManager[None]:
         """All writes inside commit together or not at all (nested use joins the outer one)."""
@@ -170,8 +172,31 @@ class Store(ABC):
 
     # -- turns ----------------------------------------------------------------------------
     @abstractmethod
-    def add_turns(self, turns: Sequence[Turn]) -> list[Turn]:
-        """Store turns; returns those that were new (a re-sent turn id is ignored)."""
+    def add_turns(self, turns: Sequence[Turn], *, infer: bool = True) -> list[Turn]:
+        """Store turns, pending and claimed by this store until ``finish_turns``; returns
+        those that were new (a re-sent turn id is ignored)."""
+
+    @abstractmethod
+    def claim_pending(self, *, user_id: str | None = None) -> list[tuple[Turn, bool]]:
+        """Claim turns an interrupted write left pending (and nobody else is finishing),
+        oldest first, each with whether memories are to be inferred from it."""
+
+    @abstractmethod
+    def finish_turns(self, turns: Sequence[Turn]) -> None:
+        """Mark turns extracted; called inside the transaction that commits their memories."""
+
+    @abstractmethod
+    def pending_turns(self) -> int: ...
+
+    @abstractmethod
+    def mark_indexed(self, memory_ids: Sequence[str]) -> None:
+        """The write hooks have run on these memories."""
+
+    @abstractmethod
+    def claim_unindexed(
+        self, *, user_id: str | None = None
+    ) -> list[tuple[MemoryEntry, np.ndarray]]:
+        """Claim memories whose write hooks an interrupted write never finished."""
 
     @abstractmethod
     def get_turns(self, scope: Scope, session_id: str | None = None) -> list[Turn]: ...
@@ -198,13 +223,22 @@ class Store(ABC):
 
     @abstractmethod
     def supersede(self, old_id: str, new_id: str, detail: dict[str, Any]) -> None:
-        """Mark ``old_id`` superseded by ``new_id``: it leaves retrieval, keeps its history."""
+        """Close ``old_id`` where ``new_id`` begins: it leaves retrieval, keeps its history."""
 
     @abstractmethod
-    def delete_memory(self, memory_id: str) -> None: ...
+    def close_memory(
+        self, memory_id: str, *, until: str, by: str | None, event: str, detail: dict[str, Any]
+    ) -> None:
+        """End a memory's validity at ``until`` (replaced or retracted by ``by``)."""
 
     @abstractmethod
-    def get_memory(self, memory_id: str) -> MemoryEntry | None: ...
+    def delete_memory(self, memory_id: str, scope: Scope | None = None) -> None:
+        """Remove a memory's text everywhere; history keeps a tombstone. With ``scope``, a
+        memory outside it is not found."""
+
+    @abstractmethod
+    def get_memory(self, memory_id: str, scope: Scope | None = None) -> MemoryEntry | None:
+        """The memory; with ``scope``, None unless it belongs to that scope."""
 
     @abstractmethod
     def list_memories(
@@ -214,22 +248,29 @@ class Store(ABC):
         include_superseded: bool = False,
         limit: int | None = None,
         offset: int = 0,
-    ) -> list[MemoryEntry]: ...
+        as_of: str | None = None,
+    ) -> list[MemoryEntry]:
+        """The scope's memories valid now (or at ``as_of``; or all with include_superseded)."""
 
     @abstractmethod
     def get_memories(self, ids: Sequence[str]) -> dict[str, MemoryEntry]: ...
 
     @abstractmethod
-    def history(self, memory_id: str) -> list[HistoryRow]: ...
+    def history(self, memory_id: str, user_id: str | None = None) -> list[HistoryRow]:
+        """The memory's history; with ``user_id``, empty unless the memory is theirs."""
 
     # -- retrieval primitives -------------------------------------------------------------
+    # ``as_of`` (an ISO time) selects the memories valid then; None, those valid now.
     @abstractmethod
-    def bm25(self, scope: Scope, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
-        """(memory id, BM25 score, higher is better) for active memories matching any term."""
+    def bm25(
+        self, scope: Scope, terms: Sequence[str], limit: int, *, as_of: str | None = None
+    ) -> list[tuple[str, float]]:
+        """(memory id, BM25 score, higher is better) for memories matching any term; the
+        statistics are the scope's own, never another user's."""
 
     @abstractmethod
-    def vectors(self, scope: Scope) -> tuple[list[str], np.ndarray]:
-        """Ids and the (n, dims) unit-vector matrix of the scope's active memories, in the
+    def vectors(self, scope: Scope, *, as_of: str | None = None) -> tuple[list[str], np.ndarray]:
+        """Ids and the (n, dims) unit-vector matrix of the scope's memories, in the
         order they were stored (the visible route reads later rows as said more recently)."""
 
     # -- visibility annotations -----------------------------------------------------------
@@ -237,22 +278,24 @@ class Store(ABC):
     def set_criticality(self, user_id: str, rows: Sequence[Criticality]) -> None: ...
 
     @abstractmethod
-    def critical_memories(self, scope: Scope) -> list[Criticality]:
-        """Criticality rows of the scope's active memories."""
+    def critical_memories(self, scope: Scope, *, as_of: str | None = None) -> list[Criticality]:
+        """Criticality rows of the scope's memories valid now (or at ``as_of``)."""
 
     @abstractmethod
     def add_keys(self, user_id: str, keys: Sequence[MemoryKey], vectors: np.ndarray) -> None: ...
 
     @abstractmethod
-    def memory_keys(self, scope: Scope) -> tuple[list[MemoryKey], np.ndarray]:
-        """Anticipation keys of the scope's active memories and their unit vectors."""
+    def memory_keys(
+        self, scope: Scope, *, as_of: str | None = None
+    ) -> tuple[list[MemoryKey], np.ndarray]:
+        """Anticipation keys of the scope's memories valid now (or at ``as_of``)."""
 
     @abstractmethod
-    def cached_vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
-        """Vectors computed earlier for these texts with this store's embedder."""
+    def cached_vectors(self, user_id: str, texts: Sequence[str]) -> dict[str, np.ndarray]:
+        """Vectors computed earlier for texts derived from this user's memories."""
 
     @abstractmethod
-    def cache_vectors(self, texts: Sequence[str], vectors: np.ndarray) -> None: ...
+    def cache_vectors(self, user_id: str, texts: Sequence[str], vectors: np.ndarray) -> None: ...
 
     @abstractmethod
     def get_profile(self, user_id: str) -> tuple[str, int] | None:
@@ -305,8 +348,9 @@ class Store(ABC):
     def add_quads(self, user_id: str, quads: Sequence[Quad], vectors: np.ndarray) -> None: ...
 
     @abstractmethod
-    def quads(self, scope: Scope) -> tuple[list[Quad], np.ndarray]:
-        """Quadruples of the scope's active memories and the unit vectors of their text."""
+    def quads(self, scope: Scope, *, as_of: str | None = None) -> tuple[list[Quad], np.ndarray]:
+        """Quadruples of the scope's memories valid now (or at ``as_of``) and the unit
+        vectors of their text."""
 
     @abstractmethod
     def upsert_rule(self, rule: HornRule, vector: np.ndarray) -> bool:

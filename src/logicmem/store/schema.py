@@ -225,6 +225,57 @@ CREATE TABLE profile_lines (
 );
 """,
     ),
+    (
+        6,
+        "m006_trustworthy_memory",
+        """
+-- Resumable extraction: a turn stays pending until the memories extracted from it are
+-- committed (in the same transaction); a claim says which process is extracting it.
+ALTER TABLE turns ADD COLUMN pending INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE turns ADD COLUMN claim TEXT;
+ALTER TABLE turns ADD COLUMN claim_at TEXT;
+ALTER TABLE turns ADD COLUMN infer INTEGER NOT NULL DEFAULT 1;
+CREATE INDEX turns_pending ON turns (pending, user_id, seq);
+
+-- Truth over time: valid from when it was said until a later statement replaced it.
+ALTER TABLE memories ADD COLUMN valid_from TEXT;
+ALTER TABLE memories ADD COLUMN valid_until TEXT;
+-- Until the write hooks (the visibility index) have run on a memory, it carries the
+-- claim of the process indexing it; NULL: indexed.
+ALTER TABLE memories ADD COLUMN index_claim TEXT;
+CREATE INDEX memories_unindexed ON memories (index_claim) WHERE index_claim IS NOT NULL;
+UPDATE memories SET valid_from = COALESCE(said_at, created_at);
+UPDATE memories SET valid_until = COALESCE(
+    (SELECT COALESCE(n.said_at, n.created_at) FROM memories n WHERE n.id = memories.superseded_by),
+    updated_at)
+WHERE status = 'superseded';
+
+-- The keyword index with per-user statistics replaces FTS5, whose shared statistics
+-- mixed users and whose segments kept deleted text until a merge.
+ALTER TABLE memories ADD COLUMN n_terms INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE memory_terms (
+    user_id TEXT NOT NULL,
+    term TEXT NOT NULL,
+    memory_rowid INTEGER NOT NULL,
+    tf INTEGER NOT NULL,
+    PRIMARY KEY (user_id, term, memory_rowid)
+) WITHOUT ROWID;
+CREATE INDEX memory_terms_by_memory ON memory_terms (memory_rowid);
+DROP TRIGGER memories_ai;
+DROP TRIGGER memories_ad;
+DROP TRIGGER memories_au;
+DROP TABLE memories_fts;
+
+-- Derived texts' vectors belong to a user, so forgetting the user removes them.
+DROP TABLE text_vectors;
+CREATE TABLE text_vectors (
+    user_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    embedding BLOB NOT NULL,
+    PRIMARY KEY (user_id, text)
+);
+""",
+    ),
 ]
 
 CREATE_MIGRATIONS_TABLE = """
@@ -239,41 +290,70 @@ META_SET = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDA
 
 INSERT_TURN = """
 INSERT OR IGNORE INTO turns (user_id, agent_id, run_id, session_id, turn_id, seq, speaker,
-    role, text, said_at, metadata, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+    role, text, said_at, metadata, created_at, pending, claim, claim_at, infer)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)"""
 NEXT_TURN_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 FROM turns WHERE user_id = ?"
-SELECT_TURNS = """
-SELECT user_id, agent_id, run_id, session_id, turn_id, seq, speaker, role, text, said_at,
-    metadata FROM turns WHERE user_id = ?"""
+TURN_COLUMNS = (
+    "user_id, agent_id, run_id, session_id, turn_id, seq, speaker, role, text, said_at, metadata"
+)
+SELECT_TURNS = f"SELECT {TURN_COLUMNS} FROM turns WHERE user_id = ?"
+# Pending turns nobody is extracting: unclaimed, or claimed by a process that is gone.
+SELECT_PENDING = f"""
+SELECT rowid, claim, claim_at, infer, {TURN_COLUMNS} FROM turns WHERE pending = 1"""
+CLAIM_TURN = (
+    "UPDATE turns SET claim = ?, claim_at = ? WHERE rowid = ? AND pending = 1 AND claim IS ?"
+)
+FINISH_TURN = (
+    "UPDATE turns SET pending = 0, claim = NULL, claim_at = NULL "
+    "WHERE user_id = ? AND session_id = ? AND turn_id = ?"
+)
+COUNT_PENDING = "SELECT COUNT(*) FROM turns WHERE pending = 1"
 
 MEMORY_COLUMNS = (
     "id, user_id, agent_id, run_id, text, category, said_at, session_id, source_turns,"
-    " metadata, status, superseded_by, created_at, updated_at"
+    " metadata, status, superseded_by, created_at, updated_at, valid_from, valid_until"
 )
 INSERT_MEMORY = f"""
-INSERT INTO memories ({MEMORY_COLUMNS}, embedding)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+INSERT INTO memories ({MEMORY_COLUMNS}, n_terms, index_claim, embedding)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+SELECT_UNINDEXED = f"""
+SELECT {MEMORY_COLUMNS}, index_claim, embedding FROM memories
+WHERE index_claim IS NOT NULL AND status = 'active'"""
+CLAIM_INDEX = (
+    "UPDATE memories SET index_claim = ?, updated_at = ? WHERE id = ? AND index_claim IS ?"
+)
+MARK_INDEXED = "UPDATE memories SET index_claim = NULL WHERE id IN ({marks})"
 SELECT_MEMORY = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = ?"
 SELECT_MEMORIES = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ?"
-SELECT_VECTORS = "SELECT id, embedding FROM memories WHERE user_id = ? AND status = 'active'"
+SELECT_VECTORS = "SELECT id, embedding FROM memories WHERE user_id = ?"
 DELETE_MEMORY = "DELETE FROM memories WHERE id = ?"
+MEMORY_ROWID = "SELECT rowid FROM memories WHERE id = ?"
 
-BM25_SEARCH = """
-SELECT m.id, -bm25(memories_fts) AS score
-FROM memories_fts JOIN memories m ON m.rowid = memories_fts.rowid
-WHERE memories_fts MATCH ? AND m.user_id = ? AND m.status = 'active'"""
+# The keyword index: one posting per (user, stemmed term, memory) with its frequency.
+INSERT_TERMS = "INSERT INTO memory_terms (user_id, term, memory_rowid, tf) VALUES (?, ?, ?, ?)"
+DELETE_TERMS = "DELETE FROM memory_terms WHERE memory_rowid = ?"
+SELECT_POSTINGS = """
+SELECT m.id, t.term, t.tf, m.n_terms FROM memory_terms t JOIN memories m
+ON m.rowid = t.memory_rowid WHERE t.user_id = ? AND t.term IN ({marks})"""
+KEYWORD_STATS = "SELECT COUNT(*), COALESCE(SUM(n_terms), 0) FROM memories WHERE user_id = ?"
 
 INSERT_HISTORY = """
 INSERT INTO history (memory_id, user_id, event, old_text, new_text, detail, at)
 VALUES (?, ?, ?, ?, ?, ?, ?)"""
 SELECT_HISTORY = """
-SELECT memory_id, event, old_text, new_text, detail, at FROM history
+SELECT memory_id, user_id, event, old_text, new_text, detail, at FROM history
 WHERE memory_id = ? ORDER BY rowid"""
+# delete(id) keeps one tombstone: the rows stay, their texts and details go.
+REDACT_HISTORY = (
+    "UPDATE history SET old_text = NULL, new_text = NULL, detail = '{}' WHERE memory_id = ?"
+)
 
 INSERT_EVENT = "INSERT INTO events (user_id, kind, detail, at) VALUES (?, ?, ?, ?)"
 COUNT_EVENTS = "SELECT kind, COUNT(*) FROM events GROUP BY kind"
 
 DELETE_USER = (
+    "DELETE FROM memory_terms WHERE user_id = ?",
+    "DELETE FROM text_vectors WHERE user_id = ?",
     "DELETE FROM rulemem_facts WHERE user_id = ?",
     "DELETE FROM rulemem_rules WHERE user_id = ?",
     "DELETE FROM rulemem_progress WHERE user_id = ?",
@@ -289,6 +369,8 @@ DELETE_USER = (
     "DELETE FROM events WHERE user_id = ?",
 )
 RESET = (
+    "DELETE FROM memory_terms",
+    "DELETE FROM text_vectors",
     "DELETE FROM rulemem_facts",
     "DELETE FROM rulemem_rules",
     "DELETE FROM rulemem_progress",
@@ -309,7 +391,8 @@ LIST_USERS = "SELECT user_id FROM turns UNION SELECT user_id FROM memories ORDER
 STATS = """
 SELECT (SELECT COUNT(*) FROM turns), (SELECT COUNT(*) FROM memories WHERE status = 'active'),
     (SELECT COUNT(*) FROM memories WHERE status = 'superseded'),
-    (SELECT COUNT(DISTINCT user_id) FROM memories), (SELECT COUNT(*) FROM history)"""
+    (SELECT COUNT(*) FROM (SELECT user_id FROM turns UNION SELECT user_id FROM memories)),
+    (SELECT COUNT(*) FROM history), (SELECT COUNT(*) FROM turns WHERE pending = 1)"""
 
 DELETE_ANNOTATIONS = (
     "DELETE FROM criticality WHERE memory_id = ?",
@@ -326,13 +409,14 @@ ON CONFLICT(memory_id) DO UPDATE SET score = excluded.score, ctype = excluded.ct
 SELECT_CRITICAL = """
 SELECT c.memory_id, c.score, c.ctype, c.reason, c.source
 FROM criticality c JOIN memories m ON m.id = c.memory_id
-WHERE c.user_id = ? AND m.status = 'active'"""
+WHERE c.user_id = ?"""
+DELETE_KEYS_OF = "DELETE FROM memory_keys WHERE memory_id IN ({marks})"
 INSERT_KEY = """
 INSERT INTO memory_keys (memory_id, user_id, key, kind, ref, embedding) VALUES (?, ?, ?, ?, ?, ?)"""
 SELECT_KEYS = """
 SELECT k.memory_id, k.key, k.kind, k.ref, k.embedding
 FROM memory_keys k JOIN memories m ON m.id = k.memory_id
-WHERE k.user_id = ? AND m.status = 'active'"""
+WHERE k.user_id = ?"""
 DATA_VERSION = "PRAGMA data_version"
 SELECT_PROFILE = "SELECT text, version, updated_at FROM profiles WHERE user_id = ?"
 SELECT_PROFILE_FULL = "SELECT text, version, kind, state FROM profiles WHERE user_id = ?"
@@ -372,8 +456,11 @@ UPSERT_ROOT_MARK = """
 INSERT INTO root_marks (user_id, scope, memory_id, state, failures, at) VALUES (?, ?, ?, ?, ?, ?)
 ON CONFLICT (user_id, scope, memory_id)
 DO UPDATE SET state = excluded.state, failures = excluded.failures, at = excluded.at"""
-SELECT_TEXT_VECTORS = "SELECT text, embedding FROM text_vectors WHERE text IN ({marks})"
-INSERT_TEXT_VECTOR = "INSERT OR REPLACE INTO text_vectors (text, embedding) VALUES (?, ?)"
+SELECT_TEXT_VECTORS = """
+SELECT text, embedding FROM text_vectors WHERE user_id = ? AND text IN ({marks})"""
+INSERT_TEXT_VECTOR = """
+INSERT OR REPLACE INTO text_vectors (user_id, text, embedding) VALUES (?, ?, ?)"""
+DELETE_TEXT_VECTORS = "DELETE FROM text_vectors WHERE user_id = ? AND text IN ({marks})"
 
 # RuleMem: temporal quadruples per memory, Horn rules with their RPC validation, and the
 # consolidation watermark (the last memory position processed, per user and scope).
@@ -387,7 +474,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
 SELECT_RULEMEM_FACTS = """
 SELECT f.id, f.memory_id, f.subject, f.relation, f.object, f.time, f.source, f.embedding
 FROM rulemem_facts f JOIN memories m ON m.id = f.memory_id
-WHERE f.user_id = ? AND m.status = 'active'"""
+WHERE f.user_id = ?"""
 RULEMEM_RULE_COLUMNS = (
     "id, user_id, agent_id, run_id, body, head, support, status, delta_self, delta_fact,"
     " score, source_memories, inducer, detail"

@@ -1,15 +1,22 @@
-"""The embedded SQLite store: one file, WAL, FTS5 for BM25, vectors as float32 blobs.
+"""The embedded SQLite store: one file, WAL, a per-user keyword index, vectors as blobs.
 
 Dense search is brute force over a per-scope matrix cached in memory (numpy: ~7 ms for
 100k x 384 here); the cache is dropped on any local write to that user and whenever
 another connection commits (``PRAGMA data_version``).
+
+Deleted data is overwritten, not only unlinked (``secure_delete``), and forgetting a user
+checkpoints and truncates the write-ahead log, so no byte of what the user said stays in
+the file or its ``-wal``. A store the process cannot write opens read-only for reads.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 import threading
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -19,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from logicmem.errors import NotFoundError, StoreError
+from logicmem.store import keywords
 from logicmem.store import schema as sql
 from logicmem.store.base import (
     Criticality,
@@ -48,23 +56,66 @@ def _scope_sql(scope: Scope, alias: str = "") -> tuple[str, list[Any]]:
     return clause, params
 
 
-def _row_to_memory(row: sqlite3.Row | tuple[Any, ...]) -> MemoryEntry:
-    return MemoryEntry(
-        id=row[0],
-        user_id=row[1],
-        agent_id=row[2],
-        run_id=row[3],
-        text=row[4],
-        category=row[5],
-        said_at=row[6],
-        session_id=row[7],
-        source_turns=json.loads(row[8]),
-        metadata=json.loads(row[9]),
-        status=row[10],
-        superseded_by=row[11],
-        created_at=row[12],
-        updated_at=row[13],
+def _live_sql(as_of: str | None, alias: str = "") -> tuple[str, list[Any]]:
+    """The memories valid at ``as_of`` (an ISO time), or the active ones (valid now)."""
+    if as_of is None:
+        return f" AND {alias}status = 'active'", []
+    return (
+        f" AND {alias}valid_from <= ? AND ({alias}valid_until IS NULL OR {alias}valid_until > ?)",
+        [as_of, as_of],
     )
+
+
+def _row_to_memory(row: sqlite3.Row) -> MemoryEntry:
+    return MemoryEntry(
+        id=row["id"],
+        user_id=row["user_id"],
+        agent_id=row["agent_id"],
+        run_id=row["run_id"],
+        text=row["text"],
+        category=row["category"],
+        said_at=row["said_at"],
+        session_id=row["session_id"],
+        source_turns=json.loads(row["source_turns"]),
+        metadata=json.loads(row["metadata"]),
+        status=row["status"],
+        superseded_by=row["superseded_by"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        valid_from=row["valid_from"],
+        valid_until=row["valid_until"],
+    )
+
+
+def _row_to_turn(row: sqlite3.Row) -> Turn:
+    return Turn(
+        user_id=row["user_id"],
+        agent_id=row["agent_id"],
+        run_id=row["run_id"],
+        session_id=row["session_id"],
+        turn_id=row["turn_id"],
+        seq=row["seq"],
+        speaker=row["speaker"],
+        role=row["role"],
+        text=row["text"],
+        said_at=row["said_at"],
+        metadata=json.loads(row["metadata"]),
+    )
+
+
+def _owner_alive(claim: str) -> bool:
+    """Whether the process that claimed turns may still be working on them."""
+    host, _, rest = claim.partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return True  # another machine's claim expires only with its lease
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def _row_to_unit(row: sqlite3.Row | tuple[Any, ...]) -> RootUnit:
@@ -82,6 +133,20 @@ def _row_to_unit(row: sqlite3.Row | tuple[Any, ...]) -> RootUnit:
         detail=json.loads(row[10]),
         at=row[11],
     )
+
+
+def _in_scope(entry: MemoryEntry, scope: Scope) -> bool:
+    if entry.user_id != scope.user_id:
+        return False
+    return scope.agent_id in (None, entry.agent_id) and scope.run_id in (None, entry.run_id)
+
+
+def _read_only(path: Path) -> bool:
+    """An existing store this process cannot write: its file, or the folder its
+    write-ahead log would go in, is not writable (permissions, read-only filesystem)."""
+    if not path.exists():
+        return False
+    return not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK)
 
 
 def _scope_key(scope: Scope) -> str:
@@ -121,9 +186,18 @@ class _VectorCache:
 class SQLiteStore(RuleMemTables, Store):
     """Store in one SQLite file. ``path=":memory:"`` gives a throwaway store."""
 
-    def __init__(self, path: str | Path, *, timeout_s: float = 5.0) -> None:
+    CLAIM_LEASE_S = 3600.0  # a claim older than this is taken over, whoever holds it
+
+    def __init__(
+        self, path: str | Path, *, timeout_s: float = 30.0, read_only: bool | None = None
+    ) -> None:
+        """``read_only=None`` opens read-only exactly when the file cannot be written."""
         self.path = str(path)
-        if self.path != ":memory:":
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        if read_only is None:
+            read_only = self.path != ":memory:" and _read_only(Path(self.path).expanduser())
+        self.read_only = read_only
+        if self.path != ":memory:" and not self.read_only:
             parent = Path(self.path).expanduser().parent
             try:
                 parent.mkdir(parents=True, exist_ok=True)
@@ -133,15 +207,13 @@ class SQLiteStore(RuleMemTables, Store):
                     "choose another path with --store or LOGICMEM_STORE"
                 ) from None
         try:
-            self._db = sqlite3.connect(
-                Path(self.path).expanduser() if self.path != ":memory:" else self.path,
-                timeout=timeout_s,
-                isolation_level=None,
-                check_same_thread=False,
-            )
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db = self._connect(timeout_s)
+        except sqlite3.OperationalError as exc:
+            # A read-only filesystem is found out only when SQLite tries to write.
+            if self.read_only or "readonly" not in str(exc) or not Path(self.path).exists():
+                raise StoreError(self._explain(exc)) from None
+            self.read_only = True
+            self._db = self._connect(timeout_s)
         except sqlite3.DatabaseError as exc:
             raise StoreError(self._explain(exc)) from None
         self._lock = threading.RLock()
@@ -149,12 +221,37 @@ class SQLiteStore(RuleMemTables, Store):
         self._cache: dict[Scope, _VectorCache] = {}
         # Anticipation keys per scope, valid while nothing was written (by this connection:
         # total_changes; by another: PRAGMA data_version).
-        self._keys: dict[Scope, tuple[tuple[int, int], list[MemoryKey], np.ndarray]] = {}
+        self._keys: dict[
+            tuple[Scope, str | None], tuple[tuple[int, int], list[MemoryKey], np.ndarray]
+        ] = {}
         self._data_version = -1
+        self._keyword_stats: dict[tuple[Scope, str | None], tuple[tuple[int, int], int, int]] = {}
         with self._errors():
-            self._migrate()
+            if self.read_only:
+                self._check_schema()
+            else:
+                self._migrate()
 
     # -- plumbing -------------------------------------------------------------------------
+    def _connect(self, timeout_s: float) -> sqlite3.Connection:
+        if self.read_only:
+            # Nothing can write it (read-only file or filesystem): no lock, no WAL.
+            target = Path(self.path).expanduser().resolve().as_uri() + "?immutable=1"
+            db = sqlite3.connect(target, uri=True, isolation_level=None, check_same_thread=False)
+        else:
+            db = sqlite3.connect(
+                Path(self.path).expanduser() if self.path != ":memory:" else self.path,
+                timeout=timeout_s,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.execute("PRAGMA secure_delete=ON")
+        db.row_factory = sqlite3.Row
+        return db
+
     def _explain(self, exc: sqlite3.Error) -> str:
         text = str(exc)
         if "locked" in text or "busy" in text:
@@ -180,6 +277,11 @@ class SQLiteStore(RuleMemTables, Store):
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
+        if self.read_only:
+            raise StoreError(
+                f"the store {self.path} is read-only (its file or folder cannot be written): "
+                "reads work; to change it, copy it somewhere writable or fix its permissions"
+            )
         with self._lock, self._errors():
             outer = self._depth == 0
             if outer:
@@ -204,13 +306,45 @@ class SQLiteStore(RuleMemTables, Store):
             if number in applied:
                 continue
             # executescript commits on its own, so each migration is wrapped explicitly.
-            self._db.executescript(
-                f"BEGIN;\n{script}\nINSERT INTO schema_migrations VALUES "
-                f"({number}, '{name}', '{now()}');\nCOMMIT;"
+            self._db.executescript(f"BEGIN;\n{script}")
+            try:
+                if number == 6:
+                    self._index_all_terms()
+                self._db.execute(sql.RECORD_MIGRATION, (number, name, now()))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _check_schema(self) -> None:
+        try:
+            applied = {row[0] for row in self._db.execute(sql.APPLIED_MIGRATIONS)}
+        except sqlite3.OperationalError:
+            applied = set()
+        missing = [name for number, name, _ in sql.MIGRATIONS if number not in applied]
+        if missing:
+            raise StoreError(
+                f"the store {self.path} is read-only and needs an upgrade "
+                f"({', '.join(missing)}): open it once where it can be written"
             )
 
+    def _index_all_terms(self) -> None:
+        """Build the keyword index of memories stored before it existed (migration 6)."""
+        rows = self._db.execute("SELECT rowid, user_id, text FROM memories").fetchall()
+        for row in rows:
+            self._index_terms(row["rowid"], row["user_id"], row["text"])
+
+    def _index_terms(self, rowid: int, user_id: str, text: str) -> None:
+        counts, length = keywords.term_counts(text)
+        self._db.execute(sql.DELETE_TERMS, (rowid,))
+        self._db.executemany(
+            sql.INSERT_TERMS, [(user_id, term, rowid, tf) for term, tf in counts.items()]
+        )
+        self._db.execute("UPDATE memories SET n_terms = ? WHERE rowid = ?", (length, rowid))
+
     def migrations(self) -> list[tuple[int, str]]:
-        return list(self._db.execute("SELECT number, name FROM schema_migrations ORDER BY 1"))
+        rows = self._db.execute("SELECT number, name FROM schema_migrations ORDER BY 1")
+        return [(int(r[0]), str(r[1])) for r in rows]
 
     def close(self) -> None:
         self._db.close()
@@ -257,8 +391,9 @@ class SQLiteStore(RuleMemTables, Store):
             )
 
     # -- turns ----------------------------------------------------------------------------
-    def add_turns(self, turns: Sequence[Turn]) -> list[Turn]:
+    def add_turns(self, turns: Sequence[Turn], *, infer: bool = True) -> list[Turn]:
         new: list[Turn] = []
+        stamp = now()
         with self.transaction():
             seq_by_user: dict[str, int] = {}
             for turn in turns:
@@ -280,7 +415,10 @@ class SQLiteStore(RuleMemTables, Store):
                         turn.text,
                         turn.said_at,
                         json.dumps(turn.metadata),
-                        now(),
+                        stamp,
+                        self.owner,
+                        stamp,
+                        int(infer),
                     ),
                 )
                 if cur.rowcount:
@@ -297,22 +435,82 @@ class SQLiteStore(RuleMemTables, Store):
             rows = self._db.execute(
                 sql.SELECT_TURNS + clause + " ORDER BY seq", [scope.user_id, *params]
             ).fetchall()
-        return [
-            Turn(
-                user_id=r[0],
-                agent_id=r[1],
-                run_id=r[2],
-                session_id=r[3],
-                turn_id=r[4],
-                seq=r[5],
-                speaker=r[6],
-                role=r[7],
-                text=r[8],
-                said_at=r[9],
-                metadata=json.loads(r[10]),
+        return [_row_to_turn(r) for r in rows]
+
+    def claim_pending(self, *, user_id: str | None = None) -> list[tuple[Turn, bool]]:
+        """Claim the turns left pending by an interrupted write that nobody is finishing
+        (unclaimed, claimed by a process that is gone, or past the lease), in the order
+        they were said; each with whether memories are to be inferred from it."""
+        query = sql.SELECT_PENDING + (" AND user_id = ?" if user_id else "")
+        rows = self._claimable(query + " ORDER BY user_id, seq", user_id, "claim", "claim_at")
+        out: list[tuple[Turn, bool]] = []
+        if rows:
+            with self.transaction():
+                for row in rows:
+                    cur = self._db.execute(
+                        sql.CLAIM_TURN, (self.owner, now(), row["rowid"], row["claim"])
+                    )
+                    if cur.rowcount:
+                        out.append((_row_to_turn(row), bool(row["infer"])))
+        return out
+
+    def _claimable(
+        self, query: str, user_id: str | None, claim: str, claim_at: str
+    ) -> list[sqlite3.Row]:
+        """Rows of ``query`` whose claim is free: none, a dead process's, or expired."""
+        if self.read_only:
+            return []
+        lease = datetime.fromtimestamp(datetime.now(UTC).timestamp() - self.CLAIM_LEASE_S, UTC)
+        expired = lease.isoformat(timespec="seconds")
+        with self._errors():
+            rows = self._db.execute(query, [user_id] if user_id else []).fetchall()
+        free = []
+        for row in rows:
+            owner = row[claim]
+            if owner == self.owner:
+                continue  # this store's own write is under way
+            if owner and _owner_alive(owner) and (row[claim_at] or "") > expired:
+                continue
+            free.append(row)
+        return free
+
+    def finish_turns(self, turns: Sequence[Turn]) -> None:
+        """The turns' memories are committed: they are pending no more (joins the caller's
+        transaction, so the memories and this mark commit together)."""
+        with self.transaction():
+            self._db.executemany(
+                sql.FINISH_TURN, [(t.user_id, t.session_id, t.turn_id) for t in turns]
             )
-            for r in rows
-        ]
+
+    def mark_indexed(self, memory_ids: Sequence[str]) -> None:
+        ids = list(memory_ids)
+        with self.transaction():
+            for i in range(0, len(ids), 500):
+                chunk = ids[i : i + 500]
+                self._db.execute(sql.MARK_INDEXED.format(marks=",".join("?" * len(chunk))), chunk)
+
+    def claim_unindexed(
+        self, *, user_id: str | None = None
+    ) -> list[tuple[MemoryEntry, np.ndarray]]:
+        """Claim active memories whose write hooks never finished (their writer is gone),
+        with their vectors, oldest first."""
+        query = sql.SELECT_UNINDEXED + (" AND user_id = ?" if user_id else "") + " ORDER BY rowid"
+        rows = self._claimable(query, user_id, "index_claim", "updated_at")
+        out = []
+        if rows:
+            with self.transaction():
+                for row in rows:
+                    cur = self._db.execute(
+                        sql.CLAIM_INDEX, (self.owner, now(), row["id"], row["index_claim"])
+                    )
+                    if cur.rowcount:
+                        vector = np.frombuffer(row["embedding"], np.float32)
+                        out.append((_row_to_memory(row), vector))
+        return out
+
+    def pending_turns(self) -> int:
+        with self._errors():
+            return int(self._db.execute(sql.COUNT_PENDING).fetchone()[0])
 
     # -- memories -------------------------------------------------------------------------
     def _history(
@@ -327,8 +525,12 @@ class SQLiteStore(RuleMemTables, Store):
         stamp = now()
         entry.created_at = entry.created_at or stamp
         entry.updated_at = stamp
+        entry.valid_from = entry.valid_from or entry.said_at or entry.created_at
+        if entry.valid_until is not None:
+            entry.status = "superseded"  # an older statement arriving late: stored closed
+        counts, length = keywords.term_counts(entry.text)
         with self.transaction():
-            self._db.execute(
+            cur = self._db.execute(
                 sql.INSERT_MEMORY,
                 (
                     entry.id,
@@ -345,8 +547,16 @@ class SQLiteStore(RuleMemTables, Store):
                     entry.superseded_by,
                     entry.created_at,
                     entry.updated_at,
+                    entry.valid_from,
+                    entry.valid_until,
+                    length,
+                    self.owner,
                     _blob(vector),
                 ),
+            )
+            self._db.executemany(
+                sql.INSERT_TERMS,
+                [(entry.user_id, term, cur.lastrowid, tf) for term, tf in counts.items()],
             )
             self._history(entry, "ADD", None, entry.text, detail)
             if entry.status == "active":
@@ -354,8 +564,8 @@ class SQLiteStore(RuleMemTables, Store):
             else:
                 self._invalidate(entry.user_id)
 
-    def _require(self, memory_id: str) -> MemoryEntry:
-        entry = self.get_memory(memory_id)
+    def _require(self, memory_id: str, scope: Scope | None = None) -> MemoryEntry:
+        entry = self.get_memory(memory_id, scope)
         if entry is None:
             raise NotFoundError(
                 f"no memory with id {memory_id!r}; list ids with `logicmem list --user NAME`"
@@ -391,34 +601,104 @@ class SQLiteStore(RuleMemTables, Store):
             self._db.execute(
                 f"UPDATE memories SET {assignments} WHERE id = ?", [*sets.values(), memory_id]
             )
+            if text is not None:
+                rowid = self._db.execute(sql.MEMORY_ROWID, (memory_id,)).fetchone()[0]
+                self._index_terms(rowid, entry.user_id, text)
             self._history(entry, event, entry.text, text or entry.text, detail)
             self._invalidate(entry.user_id)
         return self._require(memory_id)
 
     def supersede(self, old_id: str, new_id: str, detail: dict[str, Any]) -> None:
         with self.transaction():
-            entry = self._require(old_id)
-            self._db.execute(
-                "UPDATE memories SET status = 'superseded', superseded_by = ?, updated_at = ? "
-                "WHERE id = ?",
-                (new_id, now(), old_id),
-            )
-            self._history(entry, "SUPERSEDE", entry.text, None, {"by": new_id, **detail})
-            self._invalidate(entry.user_id)
+            new = self._require(new_id)
+            until = new.valid_from or new.said_at or now()
+            self.close_memory(old_id, until=until, by=new_id, event="SUPERSEDE", detail=detail)
 
-    def delete_memory(self, memory_id: str) -> None:
+    def close_memory(
+        self, memory_id: str, *, until: str, by: str | None, event: str, detail: dict[str, Any]
+    ) -> None:
         with self.transaction():
             entry = self._require(memory_id)
+            self._db.execute(
+                "UPDATE memories SET status = 'superseded', superseded_by = ?, valid_until = ?, "
+                "updated_at = ? WHERE id = ?",
+                (by, until, now(), memory_id),
+            )
+            self._history(entry, event, entry.text, None, {"by": by, "until": until, **detail})
+            self._invalidate(entry.user_id)
+
+    def delete_memory(self, memory_id: str, scope: Scope | None = None) -> None:
+        """Remove the memory's text everywhere: the row, its index, its annotations, the
+        texts derived from it, the turns only it came from; history keeps a tombstone."""
+        with self.transaction():
+            entry = self._require(memory_id, scope)
+            rowid = self._db.execute(sql.MEMORY_ROWID, (memory_id,)).fetchone()[0]
+            derived = [
+                r[0]
+                for r in self._db.execute(
+                    "SELECT key FROM memory_keys WHERE memory_id = ?", (memory_id,)
+                )
+            ]
+            self._db.execute(sql.DELETE_TERMS, (rowid,))
             self._db.execute(sql.DELETE_MEMORY, (memory_id,))
             for statement in sql.DELETE_ANNOTATIONS:
                 self._db.execute(statement, (memory_id,))
-            self._history(entry, "DELETE", entry.text, None, {})
+            for i in range(0, len(derived), 500):
+                chunk = derived[i : i + 500]
+                self._db.execute(
+                    sql.DELETE_TEXT_VECTORS.format(marks=",".join("?" * len(chunk))),
+                    [entry.user_id, *chunk],
+                )
+            self._redact_turns(entry)
+            self._drop_citations(entry)
+            self._db.execute(sql.REDACT_HISTORY, (memory_id,))
+            self._history(entry, "DELETE", None, None, {})
             self._invalidate(entry.user_id)
 
-    def get_memory(self, memory_id: str) -> MemoryEntry | None:
+    def _redact_turns(self, entry: MemoryEntry) -> None:
+        """Empty the source turns no other memory of the user comes from; the turn's row
+        stays (text '') so re-sending the same conversation does not bring it back."""
+        for turn_id in entry.source_turns:
+            cited = self._db.execute(
+                "SELECT 1 FROM memories WHERE user_id = ? AND source_turns LIKE ? LIMIT 1",
+                (entry.user_id, '%"' + turn_id.replace("%", "") + '"%'),
+            ).fetchone()
+            if cited is None:
+                self._db.execute(
+                    "UPDATE turns SET text = '', metadata = '{\"redacted\": true}', pending = 0 "
+                    "WHERE user_id = ? AND turn_id = ?",
+                    (entry.user_id, turn_id),
+                )
+
+    def _drop_citations(self, entry: MemoryEntry) -> None:
+        """Profile lines and root-unit evidence that cite a deleted memory lose it."""
+        profile = self.load_profile(entry.user_id)
+        if profile is not None and any(entry.id in line.memory_ids for line in profile.lines):
+            kept = [line for line in profile.lines if entry.id not in line.memory_ids]
+            text = "\n".join(line.text for line in kept)
+            self.set_profile(
+                entry.user_id, text, kind=profile.kind, lines=kept, state=profile.state
+            )
+        rows = self._db.execute(
+            "SELECT rowid, evidence FROM root_units WHERE user_id = ? AND evidence LIKE ?",
+            (entry.user_id, '%"' + entry.id + '"%'),
+        ).fetchall()
+        for row in rows:
+            evidence = [e for e in json.loads(row[1]) if e.get("memory_id") != entry.id]
+            self._db.execute(
+                "UPDATE root_units SET evidence = ?, status = CASE WHEN ? = 0 THEN 'retired' "
+                "ELSE status END WHERE rowid = ?",
+                (json.dumps(evidence), len(evidence), row[0]),
+            )
+
+    def get_memory(self, memory_id: str, scope: Scope | None = None) -> MemoryEntry | None:
+        """The memory with this id; with ``scope``, only if it belongs to that scope."""
         with self._errors():
             row = self._db.execute(sql.SELECT_MEMORY, (memory_id,)).fetchone()
-        return _row_to_memory(row) if row else None
+        if row is None:
+            return None
+        entry = _row_to_memory(row)
+        return entry if scope is None or _in_scope(entry, scope) else None
 
     def get_memories(self, ids: Sequence[str]) -> dict[str, MemoryEntry]:
         out: dict[str, MemoryEntry] = {}
@@ -439,10 +719,13 @@ class SQLiteStore(RuleMemTables, Store):
         include_superseded: bool = False,
         limit: int | None = None,
         offset: int = 0,
+        as_of: str | None = None,
     ) -> list[MemoryEntry]:
         clause, params = _scope_sql(scope)
-        if not include_superseded:
-            clause += " AND status = 'active'"
+        if as_of is not None or not include_superseded:
+            live, live_params = _live_sql(as_of)
+            clause += live
+            params += live_params
         query = sql.SELECT_MEMORIES + clause + " ORDER BY rowid"
         if limit is not None:
             query += f" LIMIT {int(limit)} OFFSET {int(offset)}"
@@ -450,23 +733,63 @@ class SQLiteStore(RuleMemTables, Store):
             rows = self._db.execute(query, [scope.user_id, *params]).fetchall()
         return [_row_to_memory(r) for r in rows]
 
-    def history(self, memory_id: str) -> list[HistoryRow]:
+    def history(self, memory_id: str, user_id: str | None = None) -> list[HistoryRow]:
+        """The memory's history, oldest first; with ``user_id``, only if it is theirs."""
         with self._errors():
             rows = self._db.execute(sql.SELECT_HISTORY, (memory_id,)).fetchall()
-        return [HistoryRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
+        if user_id is not None and any(r["user_id"] != user_id for r in rows):
+            return []
+        return [
+            HistoryRow(
+                r["memory_id"],
+                r["event"],
+                r["old_text"],
+                r["new_text"],
+                json.loads(r["detail"]),
+                r["at"],
+            )
+            for r in rows
+        ]
 
     # -- retrieval primitives -------------------------------------------------------------
-    def bm25(self, scope: Scope, terms: Sequence[str], limit: int) -> list[tuple[str, float]]:
-        if not terms:
+    def bm25(
+        self, scope: Scope, terms: Sequence[str], limit: int, *, as_of: str | None = None
+    ) -> list[tuple[str, float]]:
+        stems = keywords.query_stems(terms)
+        if not stems:
             return []
-        match = " OR ".join('"' + t.replace('"', "") + '"' for t in terms)
         clause, params = _scope_sql(scope, "m.")
-        query = sql.BM25_SEARCH + clause + " ORDER BY bm25(memories_fts) LIMIT ?"
+        live, live_params = _live_sql(as_of, "m.")
+        query = sql.SELECT_POSTINGS.format(marks=",".join("?" * len(stems))) + clause + live
         with self._errors():
-            rows = self._db.execute(query, [match, scope.user_id, *params, limit]).fetchall()
-        return [(r[0], float(r[1])) for r in rows]
+            rows = self._db.execute(query, [scope.user_id, *stems, *params, *live_params])
+            postings = [(r[0], r[1], int(r[2]), int(r[3])) for r in rows]
+            if not postings:
+                return []
+            docs, length = self._keyword_totals(scope, as_of)
+        scores = keywords.bm25(postings, docs, length)
+        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+        return [(memory_id, float(score)) for memory_id, score in ranked[:limit]]
 
-    def vectors(self, scope: Scope) -> tuple[list[str], np.ndarray]:
+    def _keyword_totals(self, scope: Scope, as_of: str | None) -> tuple[int, int]:
+        """The scope's document count and summed length, cached until the next write."""
+        stamp = (self._db.total_changes, self._db.execute(sql.DATA_VERSION).fetchone()[0])
+        cached = self._keyword_stats.get((scope, as_of))
+        if cached is not None and cached[0] == stamp:
+            return cached[1], cached[2]
+        clause, params = _scope_sql(scope)
+        live, live_params = _live_sql(as_of)
+        row = self._db.execute(
+            sql.KEYWORD_STATS + clause + live, [scope.user_id, *params, *live_params]
+        ).fetchone()
+        if len(self._keyword_stats) > 256:
+            self._keyword_stats.clear()
+        self._keyword_stats[(scope, as_of)] = (stamp, int(row[0]), int(row[1]))
+        return int(row[0]), int(row[1])
+
+    def vectors(self, scope: Scope, *, as_of: str | None = None) -> tuple[list[str], np.ndarray]:
+        if as_of is not None:
+            return self._vectors_as_of(scope, as_of)
         with self._errors():
             version = self._db.execute("PRAGMA data_version").fetchone()[0]
             if version != self._data_version:
@@ -476,8 +799,9 @@ class SQLiteStore(RuleMemTables, Store):
             if cached is not None:
                 return cached.view()
             clause, params = _scope_sql(scope)
+            live, _ = _live_sql(None)
             rows = self._db.execute(
-                sql.SELECT_VECTORS + clause + " ORDER BY rowid", [scope.user_id, *params]
+                sql.SELECT_VECTORS + clause + live + " ORDER BY rowid", [scope.user_id, *params]
             )
             ids, blobs = [], []
             for memory_id, blob in rows:
@@ -491,6 +815,19 @@ class SQLiteStore(RuleMemTables, Store):
         self._cache[scope] = cache
         return cache.view()
 
+    def _vectors_as_of(self, scope: Scope, as_of: str) -> tuple[list[str], np.ndarray]:
+        clause, params = _scope_sql(scope)
+        live, live_params = _live_sql(as_of)
+        with self._errors():
+            rows = self._db.execute(
+                sql.SELECT_VECTORS + clause + live + " ORDER BY rowid",
+                [scope.user_id, *params, *live_params],
+            ).fetchall()
+        if not rows:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+        return [r[0] for r in rows], matrix.reshape(len(rows), -1).copy()
+
     # -- visibility annotations -----------------------------------------------------------
     def set_criticality(self, user_id: str, rows: Sequence[Criticality]) -> None:
         with self.transaction():
@@ -500,14 +837,22 @@ class SQLiteStore(RuleMemTables, Store):
                 [(r.memory_id, user_id, r.score, r.ctype, r.reason, r.source, stamp) for r in rows],
             )
 
-    def critical_memories(self, scope: Scope) -> list[Criticality]:
+    def critical_memories(self, scope: Scope, *, as_of: str | None = None) -> list[Criticality]:
         clause, params = _scope_sql(scope, "m.")
+        live, live_params = _live_sql(as_of, "m.")
         with self._errors():
-            rows = self._db.execute(sql.SELECT_CRITICAL + clause, [scope.user_id, *params])
+            rows = self._db.execute(
+                sql.SELECT_CRITICAL + clause + live, [scope.user_id, *params, *live_params]
+            )
             return [Criticality(r[0], float(r[1]), r[2], r[3], r[4]) for r in rows]
 
     def add_keys(self, user_id: str, keys: Sequence[MemoryKey], vectors: np.ndarray) -> None:
+        """Set the keys of the memories in ``keys`` (replacing theirs: indexing again is safe)."""
         with self.transaction():
+            ids = sorted({k.memory_id for k in keys})
+            for i in range(0, len(ids), 500):
+                chunk = ids[i : i + 500]
+                self._db.execute(sql.DELETE_KEYS_OF.format(marks=",".join("?" * len(chunk))), chunk)
             self._db.executemany(
                 sql.INSERT_KEY,
                 [
@@ -516,14 +861,19 @@ class SQLiteStore(RuleMemTables, Store):
                 ],
             )
 
-    def memory_keys(self, scope: Scope) -> tuple[list[MemoryKey], np.ndarray]:
+    def memory_keys(
+        self, scope: Scope, *, as_of: str | None = None
+    ) -> tuple[list[MemoryKey], np.ndarray]:
         with self._errors():
             stamp = (self._db.total_changes, self._db.execute(sql.DATA_VERSION).fetchone()[0])
-            cached = self._keys.get(scope)
+            cached = self._keys.get((scope, as_of))
             if cached is not None and cached[0] == stamp:
                 return list(cached[1]), cached[2]
             clause, params = _scope_sql(scope, "m.")
-            rows = self._db.execute(sql.SELECT_KEYS + clause, [scope.user_id, *params]).fetchall()
+            live, live_params = _live_sql(as_of, "m.")
+            rows = self._db.execute(
+                sql.SELECT_KEYS + clause + live, [scope.user_id, *params, *live_params]
+            ).fetchall()
         keys = [MemoryKey(r[0], r[1], r[2], r[3]) for r in rows]
         if not rows:
             matrix = np.zeros((0, 0), dtype=np.float32)
@@ -532,24 +882,25 @@ class SQLiteStore(RuleMemTables, Store):
             matrix = flat.reshape(len(rows), -1)
         if len(self._keys) > 64:
             self._keys.clear()
-        self._keys[scope] = (stamp, keys, matrix)
+        self._keys[(scope, as_of)] = (stamp, keys, matrix)
         return list(keys), matrix
 
-    def cached_vectors(self, texts: Sequence[str]) -> dict[str, np.ndarray]:
+    def cached_vectors(self, user_id: str, texts: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
         texts = list(dict.fromkeys(texts))
         with self._errors():
             for i in range(0, len(texts), 500):
                 chunk = texts[i : i + 500]
                 query = sql.SELECT_TEXT_VECTORS.format(marks=",".join("?" * len(chunk)))
-                for text, blob in self._db.execute(query, chunk):
+                for text, blob in self._db.execute(query, [user_id, *chunk]):
                     out[text] = np.frombuffer(blob, dtype=np.float32)
         return out
 
-    def cache_vectors(self, texts: Sequence[str], vectors: np.ndarray) -> None:
+    def cache_vectors(self, user_id: str, texts: Sequence[str], vectors: np.ndarray) -> None:
         with self.transaction():
             self._db.executemany(
-                sql.INSERT_TEXT_VECTOR, [(t, _blob(v)) for t, v in zip(texts, vectors, strict=True)]
+                sql.INSERT_TEXT_VECTOR,
+                [(user_id, t, _blob(v)) for t, v in zip(texts, vectors, strict=True)],
             )
 
     def get_profile(self, user_id: str) -> tuple[str, int] | None:
@@ -655,13 +1006,28 @@ class SQLiteStore(RuleMemTables, Store):
             for statement in sql.DELETE_USER:
                 self._db.execute(statement, (user_id,))
             self._invalidate(user_id)
+            self._keys.clear()
+            self._keyword_stats.clear()
+        self._purge()
         return int(count)
+
+    def _purge(self) -> None:
+        """Leave no copy of deleted pages behind: secure_delete zeroed them in the file;
+        the write-ahead log still holds their old images until it is checkpointed and
+        truncated (skipped, and retried at the next forget, while another reader holds it)."""
+        if self.path == ":memory:":
+            return
+        with self._lock, self._errors():
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
 
     def reset(self) -> None:
         with self.transaction():
             for statement in sql.RESET:
                 self._db.execute(statement)
             self._cache.clear()
+            self._keys.clear()
+            self._keyword_stats.clear()
+        self._purge()
 
     def record_event(self, kind: str, user_id: str | None, detail: dict[str, Any]) -> None:
         with self.transaction():
@@ -669,7 +1035,9 @@ class SQLiteStore(RuleMemTables, Store):
 
     def stats(self) -> dict[str, Any]:
         with self._errors():
-            turns, active, superseded, users, history = self._db.execute(sql.STATS).fetchone()
+            turns, active, superseded, users, history, pending = self._db.execute(
+                sql.STATS
+            ).fetchone()
             events = dict(self._db.execute(sql.COUNT_EVENTS).fetchall())
         size = 0
         if self.path != ":memory:":
@@ -680,6 +1048,7 @@ class SQLiteStore(RuleMemTables, Store):
             "path": self.path,
             "users": users,
             "turns": turns,
+            "pending_turns": pending,
             "memories": active,
             "superseded": superseded,
             "history_rows": history,

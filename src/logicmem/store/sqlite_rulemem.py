@@ -68,7 +68,7 @@ class RuleMemTables:
     def _errors(self) -> AbstractContextManager[None]:
         raise NotImplementedError
 
-    def _memory_rows(self, scope: Scope, after: int, limit: int) -> Iterator[tuple[Any, ...]]:
+    def _memory_rows(self, scope: Scope, after: int, limit: int) -> Iterator[sqlite3.Row]:
         clause, params = "", []
         for column in ("agent_id", "run_id"):
             value = getattr(scope, column)
@@ -83,7 +83,7 @@ class RuleMemTables:
 
         with self._errors():
             rows = list(self._memory_rows(scope, after, limit))
-        return [(int(r[0]), _row_to_memory(r[1:])) for r in rows]
+        return [(int(r["rowid"]), _row_to_memory(r)) for r in rows]
 
     def add_quads(self, user_id: str, quads: Sequence[Quad], vectors: np.ndarray) -> None:
         stamp = _now()
@@ -107,16 +107,20 @@ class RuleMemTables:
                 ],
             )
 
-    def quads(self, scope: Scope) -> tuple[list[Quad], np.ndarray]:
+    def quads(self, scope: Scope, *, as_of: str | None = None) -> tuple[list[Quad], np.ndarray]:
+        from logicmem.store.sqlite import _live_sql
+
         clause, params = "", []
         for column in ("agent_id", "run_id"):
             value = getattr(scope, column)
             if value is not None:
                 clause += f" AND m.{column} = ?"
                 params.append(value)
+        live, live_params = _live_sql(as_of, "m.")
         with self._errors():
             rows = self._db.execute(
-                sql.SELECT_RULEMEM_FACTS + clause + " ORDER BY f.rowid", [scope.user_id, *params]
+                sql.SELECT_RULEMEM_FACTS + clause + live + " ORDER BY f.rowid",
+                [scope.user_id, *params, *live_params],
             ).fetchall()
         quads = [Quad(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in rows]
         return quads, _matrix([r[7] for r in rows])

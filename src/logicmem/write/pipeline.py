@@ -24,10 +24,13 @@ from logicmem.types import AddResult, MemoryEntry, Scope, Turn
 from logicmem.write.base import Candidate, ExtractionError, Extractor
 from logicmem.write.categorize import PrototypeCategorizer
 from logicmem.write.llm_extract import LLMExtractor
+from logicmem.write.novelty import adds_information
+from logicmem.write.retract import detect, retracted
 from logicmem.write.rules import RuleExtractor
-from logicmem.write.supersede import conflicts, slots_of
+from logicmem.write.supersede import conflicts, measures, slots_of
 
 NEIGHBOURS = 50  # existing memories checked for duplicates and supersession per candidate
+DUPLICATE_CHECKS = 8  # of those above the dedup threshold, the closest checked for novelty
 
 
 class WriteHook(Protocol):
@@ -71,21 +74,42 @@ class WritePipeline:
 
     def add(self, turns: list[Turn], *, infer: bool = True) -> AddResult:
         self.store.bind_embedder(self.embedder.name, self.embedder.dims)
-        new_turns = self.store.add_turns(turns)  # committed before any model call
+        # Committed (pending) before any model call; a crash from here on leaves them
+        # pending, and ``resume`` finishes them.
+        new_turns = self.store.add_turns(turns, infer=infer)
         result = AddResult(turns=[t.turn_id for t in new_turns])
-        if not new_turns:
-            return result
+        if new_turns:
+            self._process(new_turns, infer, result)
+        return result
+
+    def resume(self, *, user_id: str | None = None) -> AddResult:
+        """Finish the turns an interrupted write left pending, as the write would have:
+        the same groups (one user, scope and session at a time), in the order said."""
+        self.store.bind_embedder(self.embedder.name, self.embedder.dims)
+        pending = self.store.claim_pending(user_id=user_id)
+        result = AddResult(turns=[t.turn_id for t, _ in pending])
+        key = lambda p: (p[0].user_id, p[0].agent_id, p[0].run_id, p[0].session_id, p[1])  # noqa: E731
+        for (*_, infer), turns in groupby(pending, key=key):
+            self._process([t for t, _ in turns], infer, result)
+        unindexed = self.store.claim_unindexed(user_id=user_id)
+        by_scope = lambda p: (p[0].user_id, p[0].agent_id, p[0].run_id)  # noqa: E731
+        for (user, agent, run), memories in groupby(unindexed, key=by_scope):
+            items = list(memories)
+            self._index(Scope(user, agent, run), items)
+            self.store.mark_indexed([m.id for m, _ in items])
+        return result
+
+    def _process(self, turns: list[Turn], infer: bool, result: AddResult) -> None:
         if not infer:
             result.extractor = "verbatim"
             candidates = [
                 Candidate(t.text, t.speaker, [t.turn_id], t.session_id, t.said_at)
-                for t in new_turns
+                for t in turns
                 if t.role != "assistant"
             ]
         else:
-            candidates = self._extract(new_turns, result)
-        self._integrate(new_turns[0], candidates, result)
-        return result
+            candidates = self._extract(turns, result)
+        self._integrate(turns, candidates, result)
 
     def _extract(self, turns: list[Turn], result: AddResult) -> list[Candidate]:
         extractor = self.extractor()
@@ -119,9 +143,13 @@ class WritePipeline:
             out.extend(found)
         return out
 
-    def _integrate(self, first: Turn, candidates: list[Candidate], result: AddResult) -> None:
+    def _integrate(self, turns: list[Turn], candidates: list[Candidate], result: AddResult) -> None:
+        """Commit the candidates' memories and the end of the turns' pending state in one
+        transaction (a crash before it leaves the turns pending), then index them."""
         if not candidates:
+            self.store.finish_turns(turns)
             return
+        first = turns[0]
         scope = Scope(first.user_id, first.agent_id, first.run_id)
         texts = [c.text for c in candidates]
         vectors = self.embedder.embed(texts)
@@ -134,7 +162,9 @@ class WritePipeline:
         threshold = self.settings.dedup_threshold
         with self.store.transaction():
             for i, cand in enumerate(candidates):
-                target = self._duplicate_of(i, vectors, sims_to_existing, ids, added, threshold)
+                target = self._duplicate_of(
+                    cand.text, vectors[i], sims_to_existing[i], ids, existing, added, threshold
+                )
                 if target is not None:
                     merged_sources[target].extend(cand.source_turns)
                     continue
@@ -153,13 +183,25 @@ class WritePipeline:
                 slots = slots_of(entry.text)
                 if slots:
                     entry.metadata["slots"] = slots
+                newer = self._replaced_by(entry, existing, added)
+                if newer is not None:
+                    # An older statement arriving late: valid only until the newer one began.
+                    entry.valid_until = newer.valid_from or newer.said_at
+                    entry.superseded_by = newer.id
                 self.store.add_memory(entry, vectors[i], {"extractor": result.extractor})
                 result.added.append(entry)
                 added.append((entry, vectors[i]))
-                if slots:
+                if slots or measures(entry.text):
                     result.superseded.extend(self._supersede(entry, existing, added))
+                result.superseded.extend(self._retract(entry, existing, added))
             self._merge(merged_sources, result)
-        new = [(m, v) for m, v in added if m.status == "active"]
+            self.store.finish_turns(turns)
+        # The hooks index what was committed, outside the write lock (they call models);
+        # until they finish, the memories stay claimed and ``resume`` would index them.
+        self._index(scope, [(m, v) for m, v in added if m.status == "active"])
+        self.store.mark_indexed([m.id for m, _ in added])
+
+    def _index(self, scope: Scope, new: list[tuple[MemoryEntry, np.ndarray]]) -> None:
         if new:
             for hook in self.hooks:
                 hook.on_added(scope, [m for m, _ in new], np.vstack([v for _, v in new]))
@@ -174,20 +216,26 @@ class WritePipeline:
 
     @staticmethod
     def _duplicate_of(
-        i: int,
-        vectors: np.ndarray,
-        sims_to_existing: np.ndarray,
+        text: str,
+        vector: np.ndarray,
+        sims: np.ndarray,
         ids: list[str],
+        existing: dict[str, MemoryEntry],
         added: list[tuple[MemoryEntry, np.ndarray]],
         threshold: float,
     ) -> str | None:
-        if sims_to_existing.shape[1]:
-            j = int(np.argmax(sims_to_existing[i]))
-            if sims_to_existing[i, j] >= threshold:
-                return ids[j]
-        for entry, vector in added:
-            if float(vector @ vectors[i]) >= threshold:
-                return entry.id
+        """The active memory ``text`` repeats: embedded close to it and adding nothing.
+
+        Closeness alone is not enough: embeddings blur the numbers, names, dates and
+        negations that make "takes 20 mg" and "takes 40 mg" different facts."""
+        close: list[tuple[float, MemoryEntry | None]] = [
+            (float(sims[j]), existing.get(ids[j])) for j in np.flatnonzero(sims >= threshold)
+        ]
+        close += [(float(v @ vector), m) for m, v in added if float(v @ vector) >= threshold]
+        close.sort(key=lambda c: -c[0])
+        for _, old in close[:DUPLICATE_CHECKS]:
+            if old is not None and old.status == "active" and not adds_information(text, old.text):
+                return old.id
         return None
 
     def _supersede(
@@ -196,7 +244,8 @@ class WritePipeline:
         existing: dict[str, MemoryEntry],
         added: list[tuple[MemoryEntry, np.ndarray]],
     ) -> list[str]:
-        """Mark older memories of the same subject with a conflicting slot as superseded."""
+        """Mark older memories of the same subject as superseded where ``entry`` gives a
+        slot a new value (``conflicts``: a listed slot, or a changed measurement)."""
         subject = entry.metadata.get("subject")
         older = [m for m in existing.values() if m.status == "active"]
         older += [m for m, _ in added if m.id != entry.id and m.status == "active"]
@@ -213,6 +262,66 @@ class WritePipeline:
                 done.append(old.id)
         return done
 
+    def _replaced_by(
+        self,
+        entry: MemoryEntry,
+        existing: dict[str, MemoryEntry],
+        added: list[tuple[MemoryEntry, np.ndarray]],
+    ) -> MemoryEntry | None:
+        """The first active memory said after ``entry`` that ends it, if ``entry`` arrives
+        late: one giving a slot a new value, one retracting it ("quit smoking" in June for
+        "smokes" said in January), or, when ``entry`` is itself a retraction, one restating
+        what it ended."""
+        subject, embed = _subject(entry), self.embedder.embed
+        own = detect(entry.text, subject)
+        valued = bool(entry.metadata.get("slots")) or measures(entry.text)
+        later = []
+        for other in _same_subject(entry, existing, added):
+            if not _said_before(entry, other):
+                continue
+            if valued and conflicts(other.text, entry.text):
+                later.append(other)
+                continue
+            retraction = detect(other.text, subject)
+            if retraction is not None:
+                if retracted(retraction, subject, [entry], embed):
+                    later.append(other)
+            elif own is not None and retracted(own, subject, [other], embed):
+                later.append(other)  # "quit smoking" (Jan) after "smokes again" (Jun)
+        return min(later, key=lambda m: m.said_at or "") if later else None
+
+    def _retract(
+        self,
+        entry: MemoryEntry,
+        existing: dict[str, MemoryEntry],
+        added: list[tuple[MemoryEntry, np.ndarray]],
+    ) -> list[str]:
+        """Close what ``entry`` ends (``retract``): the facts it retracts, or, when it
+        restates a fact, the retractions said before it that ended that fact."""
+        subject, embed = _subject(entry), self.embedder.embed
+        own = detect(entry.text, subject)
+        older = [m for m in _same_subject(entry, existing, added) if not _said_before(entry, m)]
+        ended: list[tuple[MemoryEntry, float, str]] = []
+        if own is not None:
+            facts = [m for m in older if detect(m.text, subject) is None]
+            ended = [(m, sim, own.cue) for m, sim in retracted(own, subject, facts, embed)]
+        else:
+            for old in older:
+                retraction = detect(old.text, subject)
+                found = retracted(retraction, subject, [entry], embed) if retraction else []
+                ended += [(old, sim, "restated") for _, sim in found]
+        until = entry.valid_from or entry.said_at or entry.created_at
+        for old, sim, cue in ended:
+            self.store.close_memory(
+                old.id,
+                until=until,
+                by=entry.id,
+                event="RETRACT",
+                detail={"cue": cue, "similarity": round(sim, 3)},
+            )
+            old.status, old.valid_until, old.superseded_by = "superseded", until, entry.id
+        return [old.id for old, _, _ in ended]
+
     def _merge(self, merged_sources: dict[str, list[str]], result: AddResult) -> None:
         for memory_id, sources in merged_sources.items():
             current = self.store.get_memory(memory_id)
@@ -227,3 +336,27 @@ class WritePipeline:
                     detail={"added_turns": [s for s in sources if s not in current.source_turns]},
                 )
             result.merged.append(memory_id)
+
+
+def _subject(entry: MemoryEntry) -> str:
+    return str(entry.metadata.get("subject") or entry.user_id)
+
+
+def _said_before(entry: MemoryEntry, other: MemoryEntry) -> bool:
+    """``entry`` was said before ``other`` (both dated: an undated memory is news)."""
+    return bool(entry.said_at and other.said_at and entry.said_at < other.said_at)
+
+
+def _same_subject(
+    entry: MemoryEntry,
+    existing: dict[str, MemoryEntry],
+    added: list[tuple[MemoryEntry, np.ndarray]],
+) -> list[MemoryEntry]:
+    """The active memories of ``entry``'s subject it may replace or be replaced by."""
+    pool = {**existing, **{m.id: m for m, _ in added}}
+    subject = entry.metadata.get("subject")
+    return [
+        m
+        for m in pool.values()
+        if m.id != entry.id and m.status == "active" and m.metadata.get("subject") == subject
+    ]

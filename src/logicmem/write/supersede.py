@@ -4,11 +4,18 @@
 subject Maya with different values, so the older memory is marked superseded (it keeps
 its history and leaves retrieval) instead of contradicting the new one. Slots are a
 small list of single-valued attributes people change; anything else accumulates.
+
+One general slot, *value*, needs no list: "Maya takes 20 mg of lisinopril" then "Maya
+takes 40 mg of lisinopril" say the same sentence with a new measurement (a number with a
+unit), so the newer replaces the older. A bare number ("room 12", "fact number 3") names
+a different thing, and a past-tense sentence ("ran 5 km") reports an event: both stay.
 """
 
 from __future__ import annotations
 
 import re
+
+from logicmem.write.novelty import VALUE_KINDS, Token, stem, tokens
 
 # Places and employers are proper names: "lives in a flat" fills no slot.
 _VALUE = r"(?P<v>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
@@ -55,4 +62,51 @@ def slots_of(text: str) -> dict[str, str]:
 def conflicts(new_text: str, old_text: str) -> list[str]:
     """Slots where ``new_text`` states a different value than ``old_text``."""
     new, old = slots_of(new_text), slots_of(old_text)
-    return [slot for slot, value in new.items() if slot in old and old[slot] != value]
+    found = [slot for slot, value in new.items() if slot in old and old[slot] != value]
+    if value_changed(new_text, old_text):
+        found.append("value")
+    return found
+
+
+# Past tense reports an event, which a later one does not replace ("ran 5 km" twice).
+_PAST = frozenset({"was", "were", "had", "did", "ago", "ran", "swam", "rode", "flew", "drove",
+                   "went", "lost", "ate", "drank", "spent", "paid", "bought", "sold", "won",
+                   "got", "took", "gave", "made", "came", "left", "sent", "grew"})  # fmt: skip
+_PASSIVE = frozenset({"is", "are", "am", "be", "been", "being", "get", "gets"})
+
+
+def is_past(text: str) -> bool:
+    """``text`` reports something that happened, not a current state."""
+    words = re.findall(r"[a-z]+", text.lower())
+    for i, word in enumerate(words):
+        if word in _PAST:
+            return True
+        # "walked" is past; "is prescribed", "speed" and "hundred" are not.
+        regular = len(word) > 4 and word.endswith("ed") and not word.endswith(("eed", "dred"))
+        if regular and (i == 0 or words[i - 1] not in _PASSIVE):
+            return True
+    return False
+
+
+def measures(text: str) -> bool:
+    """``text`` states a current measurement ("takes 20 mg", "is 7 years old")."""
+    return any(t.kind == "quantity" for t in tokens(text)) and not is_past(text)
+
+
+def _frame(text: str) -> tuple[tuple[str, ...], tuple[Token, ...]]:
+    """The sentence with its values masked, and the values in order."""
+    toks = tokens(text)
+    frame = tuple("#" if t.kind in VALUE_KINDS else stem(t.norm) for t in toks)
+    return frame, tuple(t for t in toks if t.kind in VALUE_KINDS)
+
+
+def value_changed(new_text: str, old_text: str) -> bool:
+    """Same sentence, a new measurement: "takes 40 mg of X" after "takes 20 mg of X"."""
+    if not (measures(new_text) and measures(old_text)):
+        return False
+    new_frame, new_values = _frame(new_text)
+    old_frame, old_values = _frame(old_text)
+    if new_frame != old_frame:
+        return False
+    changed = [(a, b) for a, b in zip(new_values, old_values, strict=True) if a != b]
+    return bool(changed) and all(a.kind == b.kind == "quantity" for a, b in changed)

@@ -89,7 +89,7 @@ def test_capable_llm_extracts_induces_and_rpc_admits_at_tau(tmp_path: Path) -> N
         # the held-out evidence is in the B⊕E prompt and is none of the rule's sources
         held = walks.detail["evidence"]
         assert len(held) == 1
-        sources = {mem.get(m).text for m in walks.source_memories}
+        sources = {mem.get(m, user_id=MAYA.user_id).text for m in walks.source_memories}
         assert held[0] not in sources
         prompts = [c["loglik"][0] for c in llm.calls if "loglik" in c]
         assert any("\nFacts: " + held[0] in p for p in prompts)
@@ -150,7 +150,7 @@ def test_delete_user_and_memory_remove_facts_and_rules(offline) -> None:  # type
     used = [m for r in rules for m in r.source_memories]
     victim = min(set(used), key=used.count)
     keep = {r.id for r in rules if victim not in r.source_memories}
-    offline.delete(victim)
+    offline.delete(victim, user_id="maya")
     assert {r.id for r in offline.store.rules(MAYA)[0]} == keep
     assert all(q.memory_id != victim for q in offline.store.quads(MAYA)[0])
     offline.delete_user("maya")

@@ -59,7 +59,7 @@ def test_llm_rewrites_the_profile_after_each_session_once(tmp_path: Path) -> Non
     done = mem.consolidate(user_id=USER, only=["profile"])["profile"]
     assert done["kind"] == "llm" and done["sessions"] == 1 and done["llm_calls"] == 1
     assert done["lines"] == 4 and done["bytes"] == len(mem.store.get_profile(USER)[0].encode())
-    assert "(empty)" in _prompt(llm) and "[m1] I can't eat sesame" in _prompt(llm)
+    assert "(empty)" in _prompt(llm) and '{"id": "m1", "text": "I can\'t eat sesame' in _prompt(llm)
 
     # The watermark: a folded session is never sent again.
     again = mem.consolidate(user_id=USER, only=["profile"])["profile"]
@@ -71,7 +71,8 @@ def test_llm_rewrites_the_profile_after_each_session_once(tmp_path: Path) -> Non
     assert len(llm.calls) == 2
     shown = _prompt(llm)
     assert "- Allergic to sesame [m1]" in shown and "- Has a beagle [m2]" in shown
-    assert "[m3] The beagle died in March" in shown and "sesame, I break" not in shown
+    assert '{"id": "m3", "text": "The beagle died in March' in shown
+    assert "sesame, I break" not in shown
 
     profile = mem.store.load_profile(USER)
     assert profile is not None and profile.kind == "llm" and profile.version == 2
@@ -185,7 +186,7 @@ def test_extractive_profile_respects_the_byte_limit_and_follows_the_store(tmp_pa
     assert profile is not None and len(profile.text.encode()) <= 40
     # The newest line does not fit; the shorter older ones still do, newest first.
     assert [line.memory_ids for line in profile.lines] == [[ids[1]], [ids[0]]]
-    mem.delete(ids[1])  # the profile follows the store at the next consolidation
+    mem.delete(ids[1], user_id=USER)  # the profile follows the store at the next consolidation
     mem.consolidate(user_id=USER, only=["profile"])
     profile = mem.store.load_profile(USER)
     assert profile is not None and [line.memory_ids for line in profile.lines] == [[ids[0]]]
@@ -245,4 +246,4 @@ def test_deleting_a_user_or_resetting_clears_the_profile(tmp_path: Path) -> None
     mem.consolidate(user_id=USER, only=["profile"])
     mem.reset()
     assert mem.store.load_profile(USER) is None
-    assert mem.store._db.execute("SELECT COUNT(*) FROM profile_lines").fetchone() == (0,)
+    assert mem.store._db.execute("SELECT COUNT(*) FROM profile_lines").fetchone()[0] == 0

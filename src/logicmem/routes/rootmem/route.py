@@ -2,7 +2,7 @@
 
 Each activated unit becomes one context item whose text is its block, whose id is
 ``rootmem:<unit id>@v<version>``, whose reason says how it was activated, and whose
-``source_turns`` are the union of its (still active) evidence memories' turns, so the
+``source_turns`` are the union of its (still valid) evidence memories' turns, so the
 bench traces it to gold turns like any memory. The rest of k is filled by
 ``rootmem.semantic`` (dense, as IMLogic pairs RootMem with MiniLM), so the total stays k.
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from logicmem.routes.base import METHODS, Method, Proposal, Route, RouteEnv
+from logicmem.routes.base import METHODS, Method, Proposal, Route, RouteEnv, valid_at
 from logicmem.routes.rootmem.router import Activation, route
 from logicmem.routes.rootmem.units import block_text, record_usage
 from logicmem.routes.semantic import allowed_ids
@@ -41,11 +41,13 @@ def unit_hits(
     filters: dict[str, Any] | None,
     variant: Variant,
 ) -> tuple[list[Hit], dict[str, int]]:
-    """One hit per activated unit, and the LLM usage of the routing."""
+    """One hit per activated unit, and the LLM usage of the routing. A unit applies only
+    with evidence valid at ``env.as_of`` (now by default), and shows only that evidence."""
     routing = route(env, query, scope, use_router=variant.router)
     allowed = allowed_ids(env, scope, filters)
     ids = [e.memory_id for a in routing.activations for e in a.unit.evidence]
-    entries = {k: m for k, m in env.store.get_memories(ids).items() if m.status == "active"}
+    found = env.store.get_memories(ids)
+    entries = {k: m for k, m in found.items() if valid_at(m, env.as_of)}
     hits: list[Hit] = []
     for act in routing.activations:
         evidence = [

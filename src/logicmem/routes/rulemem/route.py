@@ -6,7 +6,9 @@ union of its supporting memories' turns, followed by the memories each body atom
 recalls (guided recall, ``cue_k`` per atom). Rules and evidence take at most ``share``
 of k; semantic hits fill the rest. Ablations: ``rulemem_norpc`` activates every induced
 rule (admitted, rejected or unvalidated); ``rulemem_norules`` has no rules: the facts
-(quadruples) closest to the query are the cues.
+(quadruples) closest to the query are the cues. Facts, evidence and rules come from the
+memories valid at the moment asked about (``RouteEnv.as_of``; now by default): a rule
+holds while one of the memories it was read from does.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from logicmem.context import assembled_hits
-from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector
+from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector, valid_at
 from logicmem.routes.semantic import SemanticRoute, allowed_ids
 from logicmem.store.base import HornRule
 from logicmem.types import Hit, Scope
@@ -37,7 +39,7 @@ def guided_recall(
     env: RouteEnv, scope: Scope, cues: list[str], per_cue: int, allowed: set[str] | None
 ) -> dict[str, list[tuple[str, float]]]:
     """Per cue: the ``per_cue`` memories closest to it, with their cosine."""
-    ids, matrix = env.store.vectors(scope)
+    ids, matrix = env.store.vectors(scope, as_of=env.as_of)
     if not ids or not cues:
         return {c: [] for c in cues}
     vectors = _vectors(env, cues)
@@ -105,6 +107,14 @@ def rule_hits(
     if allowed is not None:
         keep = [i for i, r in enumerate(rules) if set(r.source_memories) <= allowed]
         rules, matrix = [rules[i] for i in keep], matrix[keep] if keep else matrix[:0]
+    # A rule holds while one of the memories it was read from does (now, or at as_of).
+    sources = env.store.get_memories([m for r in rules for m in r.source_memories])
+    valid = {mid for mid, m in sources.items() if valid_at(m, env.as_of)}
+    keep = [
+        i for i, r in enumerate(rules) if not r.source_memories or valid & set(r.source_memories)
+    ]
+    if len(keep) < len(rules):
+        rules, matrix = [rules[i] for i in keep], matrix[keep] if keep else matrix[:0]
     if not rules:
         return []
     sims = matrix @ query_vector(env, query)
@@ -126,7 +136,7 @@ def rule_hits(
 def fact_hits(env: RouteEnv, query: str, scope: Scope, filters: dict[str, Any] | None) -> list[Hit]:
     """No rules: the quadruples closest to the query are the recall cues."""
     cfg = env.rulemem
-    quads, matrix = env.store.quads(scope)
+    quads, matrix = env.store.quads(scope, as_of=env.as_of)
     allowed = allowed_ids(env, scope, filters)
     if not quads:
         return []

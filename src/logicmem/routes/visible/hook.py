@@ -163,7 +163,7 @@ class VisibilityIndexer:
             if not a.critical:
                 continue
             rows.append(Criticality(entry.id, a.score, a.ctype, a.reason, a.source))
-            keys, vectors = self._keys(entry.id, a)
+            keys, vectors = self._keys(entry, a)
             if keys:
                 self.store.add_keys(scope.user_id, keys, vectors)
         if rows:
@@ -180,13 +180,14 @@ class VisibilityIndexer:
         out[changed] = self.cache.embedder.embed([neutral[i] for i in changed])
         return out
 
-    def _keys(self, memory_id: str, a: Assessment) -> tuple[list[MemoryKey], np.ndarray]:
+    def _keys(self, entry: MemoryEntry, a: Assessment) -> tuple[list[MemoryKey], np.ndarray]:
         """Keys from the model (embedded per store) and from the linked knowledge entries
         (embedded once per machine, per entry)."""
+        memory_id = entry.id
         keys: dict[str, MemoryKey] = {}
         vectors: dict[str, np.ndarray] = {}
         if a.situations:
-            fresh = self.cache.vectors(a.situations)
+            fresh = self.cache.vectors(a.situations, entry.user_id)
             for situation, vector in zip(a.situations, fresh, strict=True):
                 keys.setdefault(situation, MemoryKey(memory_id, situation, "llm", a.source))
                 vectors.setdefault(situation, vector)

@@ -18,7 +18,7 @@ from typing import Any
 
 from logicmem.errors import ConfigError, ModelError
 from logicmem.models.llm.base import LLM
-from logicmem.routes.base import Consolidator, Method, RouteEnv
+from logicmem.routes.base import Consolidator, Method, RouteEnv, valid_at
 from logicmem.routes.visible.profile_text import (
     RETRY,
     InvalidReply,
@@ -227,7 +227,9 @@ class ProfileMethod(Method):
     """The whole always-visible profile, one hit per line, whatever the query and k.
 
     It reads what the ``profile`` consolidator built (``Memory.consolidate`` or
-    ``logicmem consolidate``); a user without a profile yet gets no hits.
+    ``logicmem consolidate``); a user without a profile yet gets no hits. The profile is
+    of now: asked about a past moment (``RouteEnv.as_of``), only the lines whose every
+    memory was valid then remain.
     """
 
     name = "profile_llm"
@@ -241,6 +243,11 @@ class ProfileMethod(Method):
         if profile is None:
             return []
         size = size_of(profile.lines)
+        lines = list(enumerate(profile.lines, 1))
+        if env.as_of is not None:
+            cited = env.store.get_memories([m for line in profile.lines for m in line.memory_ids])
+            then = {mid for mid, m in cited.items() if valid_at(m, env.as_of)}
+            lines = [(n, li) for n, li in lines if li.memory_ids and set(li.memory_ids) <= then]
         return [
             Hit(
                 id=f"profile:{scope.user_id}:{n}",
@@ -259,5 +266,5 @@ class ProfileMethod(Method):
                     **{f"profile_{key}": value for key, value in size.items()},
                 },
             )
-            for n, line in enumerate(profile.lines, 1)
+            for n, line in lines
         ]

@@ -16,8 +16,9 @@ only a key the question names or implies, or a hypothesis, earns a slot. The sli
 at most ``share`` of k, one memory per constraint before a second one, most probable
 first; each takes a slot ahead of a semantic hit only when it is more likely to matter
 than that hit (``semantic_prior``), so at a small k only strong constraints displace
-anything, and at a large k weaker ones take the tail. Superseded memories are never
-candidates. Every hit says why it is there."""
+anything, and at a large k weaker ones take the tail. Only memories valid at the moment
+asked about (``RouteEnv.as_of``; now by default) are candidates. Every hit says why it is
+there."""
 
 from __future__ import annotations
 
@@ -114,8 +115,8 @@ class _State:
     their keys (``KeyIndex``), with each indexed memory's row among the critical ones."""
 
     def __init__(self, env: RouteEnv, scope: Scope, keys: list[MemoryKey], kmat: np.ndarray):
-        rows = env.store.critical_memories(scope)
-        ids, matrix = env.store.vectors(scope)
+        rows = env.store.critical_memories(scope, as_of=env.as_of)
+        ids, matrix = env.store.vectors(scope, as_of=env.as_of)
         position = {memory_id: j for j, memory_id in enumerate(ids)}
         rows = [r for r in rows if r.memory_id in position]
         self.rows = rows
@@ -131,16 +132,20 @@ class _State:
 
 
 def state(env: RouteEnv, scope: Scope) -> _State:
-    """The user's ``_State``, rebuilt only when the store changed: the store hands back the
-    same key matrix object until any write (its cache is stamped by the database)."""
-    keys, matrix = env.store.memory_keys(scope)
-    cache: dict[Scope, tuple[np.ndarray, _State]] = env.cache.setdefault("visible_state", {})
-    held = cache.get(scope)
+    """The user's ``_State`` at ``env.as_of``, rebuilt only when the store changed: the
+    store hands back the same key matrix object until any write (its cache is stamped by
+    the database). Each moment is its own view: the "now" state never serves a past one."""
+    keys, matrix = env.store.memory_keys(scope, as_of=env.as_of)
+    cache: dict[tuple[Scope, str | None], tuple[np.ndarray, _State]] = env.cache.setdefault(
+        "visible_state", {}
+    )
+    view = (scope, env.as_of)
+    held = cache.get(view)
     if held is None or held[0] is not matrix:
         if len(cache) > 32:
             cache.clear()
         held = (matrix, _State(env, scope, keys, matrix))
-        cache[scope] = held
+        cache[view] = held
     return held[1]
 
 
@@ -255,7 +260,7 @@ class VisibleRoute(Route):
                 self._describe(c, st, match, int(i))
                 out[c.memory_id] = c
         if hypotheses(env, query, scope):
-            ids, matrix = env.store.vectors(scope)
+            ids, matrix = env.store.vectors(scope, as_of=env.as_of)
             position = {memory_id: j for j, memory_id in enumerate(ids)}
             for memory_id, bridge in bridges(env, query, scope, ids, matrix).items():
                 if allowed is not None and memory_id not in allowed:

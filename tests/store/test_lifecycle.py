@@ -1,0 +1,229 @@
+"""The store keeps its promises: interrupted writes resume, keyword scores are one user's
+own, a forgotten user leaves no byte behind, by-id calls stay inside their user."""
+
+from __future__ import annotations
+
+import socket
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+import pytest
+from kit import HashEmbedder
+
+from logicmem import Memory, NotFoundError, StoreError
+from logicmem.store import schema
+from logicmem.store.sqlite import SQLiteStore
+from logicmem.types import MemoryEntry, Scope, Turn
+from logicmem.write.messages import parse_messages
+
+CONFIG = {"llm": {"provider": "none"}, "extract": {"mode": "rules"}}
+SESSIONS = [
+    ["I started a pottery class on Tuesdays.", "My brother Teodor lives in Lisbon."],
+    ["I take 20 mg of lisinopril every morning.", "We adopted a grey cat called Smudge."],
+    ["I am allergic to shellfish.", "My daughter plays the cello."],
+]
+
+
+def _memory(path: Path, **config: object) -> Memory:
+    return Memory(path, embedder=HashEmbedder(), config={**CONFIG, **config})
+
+
+def _add_session(mem: Memory, n: int, texts: list[str]) -> None:
+    messages = [{"content": t, "turn_id": f"s{n}:{i}"} for i, t in enumerate(texts)]
+    mem.add(messages, user_id="ana", session_id=f"s{n}", timestamp=f"2024-0{n + 1}-01")
+
+
+def _texts(mem: Memory, user: str = "ana") -> list[str]:
+    return sorted(m.text for m in mem.get_all(user_id=user))
+
+
+def _dead_claim(db: Path) -> None:
+    """What a process killed mid-extraction leaves: its turns pending under its claim."""
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE turns SET claim = ?", (f"{socket.gethostname()}:999999999:x",))
+
+
+def test_an_interrupted_write_resumes_to_what_a_clean_write_stores(tmp_path: Path) -> None:
+    clean = _memory(tmp_path / "clean.db")
+    for n, texts in enumerate(SESSIONS):
+        _add_session(clean, n, texts)
+    # The interrupted run: session 1's turns are committed, then the process dies
+    # before extracting (what kill -9 between the two transactions leaves).
+    crashed = _memory(tmp_path / "crashed.db")
+    _add_session(crashed, 0, SESSIONS[0])
+    turns = parse_messages(
+        [{"content": t, "turn_id": f"s1:{i}"} for i, t in enumerate(SESSIONS[1])],
+        user_id="ana",
+        session_id="s1",
+        timestamp="2024-02-01",
+    )
+    crashed.store.add_turns(turns)
+    crashed.close()
+    _dead_claim(tmp_path / "crashed.db")
+    assert SQLiteStore(tmp_path / "crashed.db").stats()["pending_turns"] == 2
+    rerun = _memory(tmp_path / "crashed.db")  # opening finishes the pending turns
+    assert rerun.stats()["pending_turns"] == 0
+    for n, texts in enumerate(SESSIONS):
+        _add_session(rerun, n, texts)  # the re-run of the whole ingest
+    assert _texts(rerun) == _texts(clean)
+    assert rerun.stats()["memories"] == clean.stats()["memories"]
+
+
+def test_a_crash_inside_extraction_leaves_the_turns_pending(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem = _memory(tmp_path / "m.db")
+
+    def crash(*_: object) -> None:
+        raise KeyboardInterrupt  # the process stops mid-write
+
+    monkeypatch.setattr(mem.pipeline, "_integrate", crash)
+    with pytest.raises(KeyboardInterrupt):
+        _add_session(mem, 0, SESSIONS[0])
+    mem.close()
+    monkeypatch.undo()
+    _dead_claim(tmp_path / "m.db")
+    skipped = _memory(tmp_path / "m.db", extract={"mode": "rules", "resume_pending": False})
+    assert skipped.stats()["pending_turns"] == 2 and skipped.get_all(user_id="ana") == []
+    skipped.close()
+    again = _memory(tmp_path / "m.db")
+    assert len(again.get_all(user_id="ana")) == 2 and again.stats()["pending_turns"] == 0
+
+
+def test_a_live_writers_pending_turns_are_not_taken(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "s.db")
+    store.add_turns([Turn("ana", "s", "t1", "ana", "I keep bees.")])
+    other = SQLiteStore(tmp_path / "s.db")  # same process: the first claim is alive
+    assert other.claim_pending() == []
+    assert len(store.claim_pending()) == 0  # its own write is under way
+    store.close()
+    other.close()
+
+
+def test_keyword_scores_do_not_depend_on_other_users(tmp_path: Path) -> None:
+    mem = _memory(tmp_path / "m.db")
+    for text in ["I had quinoa for lunch.", "I walk the dog after lunch.", "I like jazz."]:
+        mem.add(text, user_id="ana", infer=False)
+    before = [
+        (h.id, h.score) for h in mem.search("quinoa lunch", user_id="ana", method="bm25").hits
+    ]
+    for i in range(30):
+        mem.add(f"Quinoa salad number {i} for lunch.", user_id="bo", infer=False)
+    after = [(h.id, h.score) for h in mem.search("quinoa lunch", user_id="ana", method="bm25").hits]
+    assert before == after and before
+
+
+def test_keyword_search_stems_like_the_index(store_path: Path) -> None:
+    store = SQLiteStore(store_path)
+    store.add_memory(MemoryEntry(id="a", user_id="u", text="Ana's allergies: walnuts."), _v(), {})
+    store.add_memory(MemoryEntry(id="b", user_id="u", text="Ana runs marathons."), _v(), {})
+    assert [i for i, _ in store.bm25(Scope("u"), ["allergy", "walnut"], 5)] == ["a"]
+    assert [i for i, _ in store.bm25(Scope("u"), ["running"], 5)] == ["b"]
+    assert store.bm25(Scope("someone-else"), ["running"], 5) == []
+
+
+def _v(seed: int = 0) -> np.ndarray:
+    v = np.random.default_rng(seed).standard_normal(8).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+@pytest.fixture
+def store_path(tmp_path: Path) -> Path:
+    return tmp_path / "s.db"
+
+
+def _bytes_of(path: Path, word: str) -> int:
+    total = 0
+    for suffix in ("", "-wal", "-shm"):
+        f = Path(str(path) + suffix)
+        if f.exists():
+            total += f.read_bytes().count(word.encode())
+    return total
+
+
+def test_forget_leaves_no_byte_of_the_user_in_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    mem = Memory(path, embedder=HashEmbedder(), config=CONFIG)
+    words = ["Zarquonel", "Vindaloop", "Pemberwick"]
+    for i, word in enumerate(words):
+        mem.add(f"I have a cat named {word} and a peanut allergy {i}.", user_id="ana")
+    mem.add("I keep bees in the garden.", user_id="bo")
+    mem.consolidate(user_id="ana", only=["profile"])
+    assert mem.store.load_profile("ana") is not None
+    assert all(_bytes_of(path, w) > 0 for w in words)
+    mem.delete_user("ana")
+    assert [w for w in words if _bytes_of(path, w)] == []
+    assert mem.admin_users() == ["bo"] and _texts(mem, "bo")
+
+
+def test_delete_keeps_only_a_tombstone(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    mem = _memory(path)
+    mem.add("I keep a pet ferret named Quillibrand.", user_id="ana")
+    mem.add("I play the oboe.", user_id="ana")
+    [ferret] = [m for m in mem.get_all(user_id="ana") if "ferret" in m.text]
+    mem.delete(ferret.id, user_id="ana")
+    rows = mem.history(ferret.id, user_id="ana")
+    assert rows[-1]["event"] == "DELETE"
+    assert all(r["old_text"] is None and r["new_text"] is None for r in rows)
+    mem.store._purge()
+    assert _bytes_of(path, "Quillibrand") == 0
+    # Re-sending the conversation does not bring the deleted memory back.
+    assert len(mem.get_all(user_id="ana")) == 1
+
+
+def test_by_id_calls_refuse_another_users_memory(memory: Memory) -> None:
+    memory.add("I have a kitten named Pico.", user_id="maya")
+    [entry] = memory.get_all(user_id="maya")
+    for call in (
+        lambda: memory.get(entry.id, user_id="eve"),
+        lambda: memory.update(entry.id, "eve was here", user_id="eve"),
+        lambda: memory.delete(entry.id, user_id="eve"),
+        lambda: memory.history(entry.id, user_id="eve"),
+    ):
+        with pytest.raises(NotFoundError):
+            call()
+    assert memory.get(entry.id, user_id="maya").text == entry.text
+    with pytest.raises(NotFoundError):
+        memory.get(entry.id, user_id="maya", agent_id="another-agent")
+
+
+def test_a_read_only_store_serves_reads_and_refuses_writes(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    mem = _memory(path)
+    mem.add("I have a kitten named Pico.", user_id="maya")
+    mem.close()
+    store = SQLiteStore(path, read_only=True)
+    assert [m.text for m in store.list_memories(Scope("maya"))]
+    with pytest.raises(StoreError, match="read-only"):
+        store.add_turns([Turn("maya", "s", "t9", "maya", "hello there friend")])
+    store.close()
+
+
+def test_stats_count_users_with_only_turns(tmp_path: Path) -> None:
+    store = SQLiteStore(tmp_path / "s.db")
+    store.add_turns([Turn("ana", "s", "t1", "ana", "hi")])
+    assert store.stats()["users"] == 1
+
+
+def test_a_store_of_the_previous_schema_is_upgraded_with_its_keyword_index(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path)
+    db.execute(schema.CREATE_MIGRATIONS_TABLE)
+    for number, name, script in schema.MIGRATIONS[:5]:
+        db.executescript(script)
+        db.execute(schema.RECORD_MIGRATION, (number, name, "2024-01-01T00:00:00"))
+    db.execute(
+        "INSERT INTO memories (id, user_id, text, category, status, created_at, updated_at, "
+        "said_at, embedding) VALUES ('m1', 'ana', 'Ana grows dahlias.', 'others', 'active', "
+        "'2024-01-01', '2024-01-01', '2023-05-01T00:00:00', ?)",
+        (_v().tobytes(),),
+    )
+    db.commit()
+    db.close()
+    store = SQLiteStore(path)
+    assert [i for i, _ in store.bm25(Scope("ana"), ["dahlia"], 5)] == ["m1"]
+    assert store.get_memory("m1").valid_from == "2023-05-01T00:00:00"  # type: ignore[union-attr]

@@ -1,0 +1,215 @@
+"""Retractions and late statements: what ends a fact, and what must not.
+
+The detection and the lexical match are tested on their own (no model); the closing of
+memories runs the real MiniLM embedder, as the thresholds were set on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from logicmem import Memory
+from logicmem.config import EmbedderSettings
+from logicmem.errors import ModelError
+from logicmem.models.embed import minilm
+from logicmem.models.embed.minilm import MiniLMEmbedder
+from logicmem.types import MemoryEntry
+from logicmem.write.retract import correction_match, detect, lexical_match, retracted
+
+
+# -- detection ------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "kind", "content"),
+    [
+        ("Maya quit smoking last month.", "ending", "smoking"),
+        ("Maya has finally stopped taking lisinopril.", "ending", "taking lisinopril"),
+        ("Maya gave up meat and dairy.", "ending", "meat"),
+        ("Maya moved away from Boston in 2021.", "ending", "Boston"),
+        ("Maya got over the flu (yesterday = 7 May 2023).", "ending", "flu"),
+        ("Maya broke up with Tom.", "ending", "Tom"),
+        ("Maya left Maya's job at Google.", "ending", "Google"),
+        ("Maya is no longer allergic to penicillin.", "negation", "allergic to penicillin"),
+        ("Maya isn't allergic to penicillin any more.", "negation", "allergic to penicillin"),
+        ("Maya doesn't smoke anymore.", "negation", "smoke"),
+        ("Maya isn't going to Paris after all.", "negation", "going to Paris"),
+        ("Maya was wrong, it's 40 mg.", "correction", "40 mg"),
+        ("Maya said: Actually it's 40 mg.", "correction", "40 mg"),
+        ("Actually, Maya takes 40 mg.", "correction", "takes 40 mg"),
+        ("I quit smoking.", "ending", "smoking"),
+    ],
+)
+def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
+    found = detect(text, "Maya")
+    assert found is not None and (found.kind, found.content) == (kind, content)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Maya doesn't like olives.",  # a negation, but nothing ended
+        "Maya is not a morning person.",
+        "Maya said: Tom quit smoking.",  # someone else stopped
+        "Maya's husband quit smoking.",
+        "Maya stopped by the bakery on the way home.",  # a visit
+        "Maya left the party early.",
+        "Maya left Maya's job to travel.",  # no employer named
+        "Do you still smoke?",
+        "Maya is not sure she likes jazz anymore.",  # a hedge
+        "Maya was wrong about the date.",  # a correction without a value
+        "Maya loves the song Don't Stop Believin'.",
+    ],
+)
+def test_statements_that_end_nothing(text: str) -> None:
+    assert detect(text, "Maya") is None
+
+
+def _ends(retraction_text: str, fact: str) -> bool:
+    found = detect(retraction_text, "Maya")
+    assert found is not None
+    match = correction_match if found.kind == "correction" else lexical_match
+    return match(found, fact, "Maya")
+
+
+def test_the_retracted_content_must_be_the_fact_itself() -> None:
+    assert _ends("Maya quit smoking.", "Maya smokes a pack a day.")
+    assert not _ends("Maya quit Maya's job.", "Maya smokes a pack a day.")
+    assert _ends("Maya doesn't like olives anymore.", "Maya likes olives on pizza.")
+    assert not _ends("Maya doesn't like olives anymore.", "Maya likes olive oil.")  # a modifier
+    assert _ends("Maya got over the flu.", "Maya has the flu.")
+    assert not _ends("Maya got over the flu.", "Maya got a flu shot.")
+    assert not _ends("Maya is no longer allergic to penicillin.", "Maya is allergic to shellfish.")
+    assert not _ends("Maya moved out of Boston.", "Maya visited Boston last year.")  # an event
+    assert _ends("Maya moved out of Boston.", "Maya lives in Boston.")
+    assert not _ends("Maya broke up with Tom.", "Tom is Maya's brother.")  # not Maya's own
+    assert _ends("Maya was wrong, it's 40 mg.", "Maya takes 20 mg of lisinopril.")
+    assert not _ends("Maya was wrong, it's 40 mg.", "Maya takes 40 mg of lisinopril.")
+
+
+# -- closing memories, with the real embedder -------------------------------------------------
+@pytest.fixture(scope="module")
+def embedder() -> MiniLMEmbedder:
+    try:
+        minilm.packaged_model_dir()
+    except ModelError as exc:
+        pytest.skip(str(exc))
+    return MiniLMEmbedder(EmbedderSettings(threads=1))
+
+
+@pytest.fixture
+def mem(tmp_path: Path, embedder: MiniLMEmbedder) -> Iterator[Memory]:
+    # No visibility hook: it indexes criticality, which these tests do not read.
+    config = {
+        "llm": {"provider": "none"},
+        "extract": {"mode": "rules"},
+        "visibility": {"enabled": False},
+    }
+    m = Memory(tmp_path / "r.db", embedder=embedder, config=config)
+    yield m
+    m.close()
+
+
+def _said(mem: Memory, text: str, when: str) -> MemoryEntry:
+    [entry] = mem.add(text, user_id="maya", timestamp=when).added
+    return entry
+
+
+def _now(mem: Memory) -> dict[str, MemoryEntry]:
+    return {m.text: m for m in mem.get_all(user_id="maya", include_superseded=True)}
+
+
+@pytest.mark.slow
+def test_a_retraction_closes_the_fact_and_stays_as_information(mem: Memory) -> None:
+    allergy = _said(mem, "I'm allergic to penicillin.", "2023-01-10")
+    retraction = _said(mem, "I'm not allergic to penicillin anymore.", "2023-06-01")
+    old = mem.get(allergy.id, user_id="maya")
+    assert (old.status, old.superseded_by) == ("superseded", retraction.id)
+    assert old.valid_until == retraction.valid_from == "2023-06-01T00:00:00"
+    assert mem.history(allergy.id, user_id="maya")[-1]["event"] == "RETRACT"
+    hits = mem.search("penicillin", user_id="maya", k=5).hits
+    assert hits[0].id == retraction.id
+    assert allergy.id not in {h.id for h in hits}
+
+
+@pytest.mark.slow
+def test_quitting_closes_only_what_was_quit(mem: Memory) -> None:
+    smokes = _said(mem, "I smoke a pack a day.", "2023-01-10")
+    job = _said(mem, "I work at the bakery on Elm Street.", "2023-01-10")
+    _said(mem, "I quit my job.", "2023-03-01")
+    state = _now(mem)
+    assert state[smokes.text].status == "active" and state[job.text].status == "active"
+    quit = _said(mem, "I quit smoking last month.", "2023-06-01")
+    assert mem.get(smokes.id, user_id="maya").superseded_by == quit.id
+    assert mem.get(job.id, user_id="maya").status == "active"
+
+
+@pytest.mark.slow
+def test_a_negation_that_ends_nothing_closes_nothing(mem: Memory) -> None:
+    _said(mem, "I like olive oil.", "2023-01-10")
+    _said(mem, "I love jazz records.", "2023-01-10")
+    result = mem.add("I don't like olives.", user_id="maya", timestamp="2023-06-01")
+    assert result.superseded == []
+    assert all(m.status == "active" for m in _now(mem).values())
+
+
+@pytest.mark.slow
+def test_a_correction_closes_the_corrected_value(mem: Memory) -> None:
+    dose = _said(mem, "I take 20 mg of lisinopril every morning.", "2023-01-10")
+    vitamin = _said(mem, "I take vitamin D every day.", "2023-01-10")
+    fix = _said(mem, "I was wrong, it's 40 mg.", "2023-01-11")
+    assert mem.get(dose.id, user_id="maya").superseded_by == fix.id
+    assert mem.get(vitamin.id, user_id="maya").status == "active"
+    assert mem.get(fix.id, user_id="maya").status == "active"
+
+
+@pytest.mark.slow
+def test_an_older_statement_arriving_late_is_stored_closed(mem: Memory) -> None:
+    june = _said(mem, "I live in Denver now.", "2023-06-01")
+    january = _said(mem, "I live in Boston.", "2023-01-10")
+    assert (january.status, january.superseded_by) == ("superseded", june.id)
+    assert january.valid_until == june.valid_from
+    assert mem.get(june.id, user_id="maya").status == "active"
+    now = [h.id for h in mem.search("Where does Maya live?", user_id="maya", k=5).hits]
+    assert now[0] == june.id and january.id not in now
+    then = [h.id for h in mem.search("Where does Maya live?", user_id="maya", k=5,
+                                     as_of="2023-02-01").hits]  # fmt: skip
+    assert then[0] == january.id and june.id not in then
+
+
+@pytest.mark.slow
+def test_a_late_retraction_does_not_close_a_newer_fact(mem: Memory) -> None:
+    smokes = _said(mem, "I smoke a pack a day.", "2023-06-01")
+    quit = _said(mem, "I quit smoking.", "2023-01-10")
+    assert mem.get(smokes.id, user_id="maya").status == "active"
+    assert (quit.status, quit.superseded_by) == ("superseded", smokes.id)
+
+
+@pytest.mark.slow
+def test_history_shows_the_chain(mem: Memory) -> None:
+    boston = _said(mem, "I live in Boston.", "2022-01-10")
+    denver = _said(mem, "I moved to Denver.", "2023-01-10")
+    austin = _said(mem, "I moved to Austin.", "2024-01-10")
+    rows = mem.history(denver.id, user_id="maya")
+    assert [r["event"] for r in rows] == ["ADD", "SUPERSEDE"]
+    assert rows[-1]["superseded_by"] == austin.id and rows[-1]["replaces"] == [boston.id]
+    assert rows[-1]["valid_from"] == "2023-01-10T00:00:00"
+    assert rows[-1]["valid_until"] == "2024-01-10T00:00:00"
+    assert [c["id"] for c in rows[0]["chain"]] == [boston.id, denver.id, austin.id]
+
+
+def test_retracted_needs_both_words_and_meaning() -> None:
+    found = detect("Maya quit smoking.", "Maya")
+    assert found is not None
+    facts = [MemoryEntry("a", "maya", "Maya smokes a pack a day."),
+             MemoryEntry("b", "maya", "Maya works at the bakery.")]  # fmt: skip
+    calls: list[list[str]] = []
+
+    def embed(texts: list[str]) -> np.ndarray:
+        calls.append(texts)
+        return np.eye(len(texts), dtype=np.float32)  # nothing shares any meaning
+
+    assert retracted(found, "Maya", facts, embed) == []
+    assert calls == [["smoking", "smokes a pack a day."]]  # the bakery failed on words
