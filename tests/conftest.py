@@ -68,3 +68,17 @@ def model_cache(request: pytest.FixtureRequest) -> Path:
     without this the embedded LLM would redo its ~30 s GGUF conversion on every run:
     tests that load it point XDG_CACHE_HOME here."""
     return Path(request.config.cache.mkdir("logicmem-model-cache"))
+
+
+@pytest.fixture(scope="session")
+def minilm_embedder():  # type: ignore[no-untyped-def]
+    """The real all-MiniLM-L6-v2 (one per test session); skips where it is not installed."""
+    from logicmem.config import EmbedderSettings
+    from logicmem.errors import ModelError
+    from logicmem.models.embed import minilm
+
+    try:
+        minilm.packaged_model_dir()
+    except ModelError as exc:
+        pytest.skip(str(exc))
+    return minilm.MiniLMEmbedder(EmbedderSettings(threads=1))

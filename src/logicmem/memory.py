@@ -237,9 +237,15 @@ class Memory:
         run_id: str | None = None,
         include_superseded: bool = False,
         limit: int | None = None,
+        as_of: str | datetime | None = None,
     ) -> list[MemoryEntry]:
+        """The user's memories valid now (or at ``as_of``; every one with
+        ``include_superseded``), in the order they were stored."""
         return self.store.list_memories(
-            Scope(user_id, agent_id, run_id), include_superseded=include_superseded, limit=limit
+            _scope(user_id, agent_id, run_id),
+            include_superseded=include_superseded,
+            limit=limit,
+            as_of=normalize_time(as_of, field="as_of"),
         )
 
     def history(self, memory_id: str, *, user_id: str) -> list[dict[str, Any]]:

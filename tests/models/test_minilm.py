@@ -15,13 +15,9 @@ from logicmem.models.embed.minilm import MiniLMEmbedder
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def embedder() -> MiniLMEmbedder:
-    try:
-        minilm.packaged_model_dir()
-    except ModelError as exc:
-        pytest.skip(str(exc))
-    return MiniLMEmbedder(EmbedderSettings(threads=1))
+@pytest.fixture
+def embedder(minilm_embedder: MiniLMEmbedder) -> MiniLMEmbedder:
+    return minilm_embedder
 
 
 def test_identity_needs_no_load() -> None:

@@ -150,6 +150,9 @@ def test_forget_leaves_no_byte_of_the_user_in_the_file(tmp_path: Path) -> None:
         mem.add(f"I have a cat named {word} and a peanut allergy {i}.", user_id="ana")
     mem.add("I keep bees in the garden.", user_id="bo")
     mem.consolidate(user_id="ana", only=["profile"])
+    # A text derived from the user's memory (what the LLM anticipation path caches).
+    derived = [f"When travelling with {words[0]}: book a pet-friendly room"]
+    mem.store.cache_vectors("ana", derived, mem.embedder.embed(derived))
     assert mem.store.load_profile("ana") is not None
     assert all(_bytes_of(path, w) > 0 for w in words)
     mem.delete_user("ana")
@@ -163,6 +166,7 @@ def test_delete_keeps_only_a_tombstone(tmp_path: Path) -> None:
     mem.add("I keep a pet ferret named Quillibrand.", user_id="ana")
     mem.add("I play the oboe.", user_id="ana")
     [ferret] = [m for m in mem.get_all(user_id="ana") if "ferret" in m.text]
+    assert mem.get_all(user_id="ana", as_of="1999-01-01") == []
     mem.delete(ferret.id, user_id="ana")
     rows = mem.history(ferret.id, user_id="ana")
     assert rows[-1]["event"] == "DELETE"

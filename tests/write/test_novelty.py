@@ -13,7 +13,6 @@ import pytest
 from kit import HashEmbedder
 
 from logicmem import Memory
-from logicmem.errors import ModelError
 from logicmem.models.embed.base import Embedder
 from logicmem.write.novelty import adds_information, what_is_new
 from logicmem.write.supersede import conflicts
@@ -166,16 +165,9 @@ def test_a_true_duplicate_still_merges(tmp_path: Path, again: str) -> None:
     assert entry.source_turns == ["a", "b"]
 
 
-@pytest.fixture(scope="module")
-def minilm() -> Embedder:
-    from logicmem.config import EmbedderSettings
-    from logicmem.models.embed import minilm
-
-    try:
-        minilm.packaged_model_dir()
-    except ModelError as exc:
-        pytest.skip(str(exc))
-    return minilm.MiniLMEmbedder(EmbedderSettings(threads=1))
+@pytest.fixture
+def minilm(minilm_embedder: Embedder) -> Embedder:
+    return minilm_embedder
 
 
 @pytest.mark.slow

@@ -13,9 +13,6 @@ import numpy as np
 import pytest
 
 from logicmem import Memory
-from logicmem.config import EmbedderSettings
-from logicmem.errors import ModelError
-from logicmem.models.embed import minilm
 from logicmem.models.embed.minilm import MiniLMEmbedder
 from logicmem.types import MemoryEntry
 from logicmem.write.retract import correction_match, detect, lexical_match, retracted
@@ -90,13 +87,9 @@ def test_the_retracted_content_must_be_the_fact_itself() -> None:
 
 
 # -- closing memories, with the real embedder -------------------------------------------------
-@pytest.fixture(scope="module")
-def embedder() -> MiniLMEmbedder:
-    try:
-        minilm.packaged_model_dir()
-    except ModelError as exc:
-        pytest.skip(str(exc))
-    return MiniLMEmbedder(EmbedderSettings(threads=1))
+@pytest.fixture
+def embedder(minilm_embedder: MiniLMEmbedder) -> MiniLMEmbedder:
+    return minilm_embedder
 
 
 @pytest.fixture
