@@ -186,3 +186,13 @@ def test_real_embedder_still_merges_a_restatement(tmp_path: Path, minilm) -> Non
     mem.add("I have a cat named Pico.", user_id="ana")
     result = mem.add("I really have a cat named Pico!", user_id="ana")
     assert result.added == [] and len(result.merged) == 1
+
+
+def test_an_occupation_slot_ends_before_a_function_word() -> None:
+    from logicmem.write.supersede import conflicts, slots_of
+
+    before = "Leo lost his job as a chef the day before the move."
+    after = "Leo left his job as a chef to travel the world."
+    assert slots_of(before) == slots_of(after) == {"occupation": "chef"}
+    assert conflicts(after, before) == []
+    assert slots_of("Leo works as a pastry chef.") == {"occupation": "pastry chef"}

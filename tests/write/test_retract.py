@@ -58,6 +58,9 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya is not sure she likes jazz anymore.",  # a hedge
         "Maya was wrong about the date.",  # a correction without a value
         "Maya loves the song Don't Stop Believin'.",
+        "Maya sells the scarves she knits at the market.",  # a habit, not an ending
+        "Maya is quitting her choir next month.",  # a plan: nothing has ended yet
+        "Maya stops at the library on Fridays.",
     ],
 )
 def test_statements_that_end_nothing(text: str) -> None:

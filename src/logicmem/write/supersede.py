@@ -17,6 +17,10 @@ import re
 
 from logicmem.write.novelty import VALUE_KINDS, Token, stem, tokens
 
+_FUNCTION = (
+    r"(?:the|a|an|to|and|or|but|at|for|in|of|on|with|by|from|since|until|before|after|"
+    r"when|while|who|which|that|because|so|then|day|last|this|next)"
+)
 # Places and employers are proper names: "lives in a flat" fills no slot.
 _VALUE = r"(?P<v>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
 SLOTS: list[tuple[str, re.Pattern[str]]] = [
@@ -34,7 +38,13 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"job\s+(?:\w+\s+){0,2}?(?:at|with))\s+(?:the\s+)?" + _VALUE
         ),
     ),
-    ("occupation", re.compile(r"\b(?:works|working|job) as an?\s+(?P<v>[a-z]+(?: [a-z]+)?)")),
+    (
+        "occupation",
+        # The job is one or two words, never a following function word ("as a nurse to").
+        re.compile(
+            r"\b(?:works|working|job) as an?\s+(?P<v>[a-z]+(?: (?!" + _FUNCTION + r"\b)[a-z]+)?)"
+        ),
+    ),
     (
         "relationship",
         re.compile(
