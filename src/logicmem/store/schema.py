@@ -292,7 +292,7 @@ INSERT_TURN = """
 INSERT OR IGNORE INTO turns (user_id, agent_id, run_id, session_id, turn_id, seq, speaker,
     role, text, said_at, metadata, created_at, pending, claim, claim_at, infer)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)"""
-NEXT_TURN_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 FROM turns WHERE user_id = ?"
+NEXT_TURN_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM turns WHERE user_id = ?"
 TURN_COLUMNS = (
     "user_id, agent_id, run_id, session_id, turn_id, seq, speaker, role, text, said_at, metadata"
 )
@@ -307,7 +307,7 @@ FINISH_TURN = (
     "UPDATE turns SET pending = 0, claim = NULL, claim_at = NULL "
     "WHERE user_id = ? AND session_id = ? AND turn_id = ?"
 )
-COUNT_PENDING = "SELECT COUNT(*) FROM turns WHERE pending = 1"
+COUNT_PENDING = "SELECT COUNT(*) AS n FROM turns WHERE pending = 1"
 
 MEMORY_COLUMNS = (
     "id, user_id, agent_id, run_id, text, category, said_at, session_id, source_turns,"
@@ -324,6 +324,7 @@ CLAIM_INDEX = (
 )
 MARK_INDEXED = "UPDATE memories SET index_claim = NULL WHERE id IN ({marks})"
 SELECT_MEMORY = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = ?"
+SELECT_MEMORIES_IN = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id IN ({{marks}})"
 SELECT_MEMORIES = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ?"
 SELECT_VECTORS = "SELECT id, embedding FROM memories WHERE user_id = ?"
 DELETE_MEMORY = "DELETE FROM memories WHERE id = ?"
@@ -335,7 +336,9 @@ DELETE_TERMS = "DELETE FROM memory_terms WHERE memory_rowid = ?"
 SELECT_POSTINGS = """
 SELECT m.id, t.term, t.tf, m.n_terms FROM memory_terms t JOIN memories m
 ON m.rowid = t.memory_rowid WHERE t.user_id = ? AND t.term IN ({marks})"""
-KEYWORD_STATS = "SELECT COUNT(*), COALESCE(SUM(n_terms), 0) FROM memories WHERE user_id = ?"
+KEYWORD_STATS = (
+    "SELECT COUNT(*) AS docs, COALESCE(SUM(n_terms), 0) AS length FROM memories WHERE user_id = ?"
+)
 
 INSERT_HISTORY = """
 INSERT INTO history (memory_id, user_id, event, old_text, new_text, detail, at)
@@ -349,7 +352,7 @@ REDACT_HISTORY = (
 )
 
 INSERT_EVENT = "INSERT INTO events (user_id, kind, detail, at) VALUES (?, ?, ?, ?)"
-COUNT_EVENTS = "SELECT kind, COUNT(*) FROM events GROUP BY kind"
+COUNT_EVENTS = "SELECT kind, COUNT(*) AS n FROM events GROUP BY kind"
 
 DELETE_USER = (
     "DELETE FROM memory_terms WHERE user_id = ?",
@@ -389,10 +392,13 @@ USER_EXISTS = """
 SELECT 1 FROM turns WHERE user_id = ? UNION ALL SELECT 1 FROM memories WHERE user_id = ? LIMIT 1"""
 LIST_USERS = "SELECT user_id FROM turns UNION SELECT user_id FROM memories ORDER BY 1"
 STATS = """
-SELECT (SELECT COUNT(*) FROM turns), (SELECT COUNT(*) FROM memories WHERE status = 'active'),
-    (SELECT COUNT(*) FROM memories WHERE status = 'superseded'),
-    (SELECT COUNT(*) FROM (SELECT user_id FROM turns UNION SELECT user_id FROM memories)),
-    (SELECT COUNT(*) FROM history), (SELECT COUNT(*) FROM turns WHERE pending = 1)"""
+SELECT (SELECT COUNT(*) FROM turns) AS turns,
+    (SELECT COUNT(*) FROM memories WHERE status = 'active') AS active,
+    (SELECT COUNT(*) FROM memories WHERE status = 'superseded') AS superseded,
+    (SELECT COUNT(*) FROM (SELECT user_id FROM turns UNION SELECT user_id FROM memories)) AS users,
+    (SELECT COUNT(*) FROM history) AS history,
+    (SELECT COUNT(*) FROM turns WHERE pending = 1) AS pending"""
+COUNT_USER_MEMORIES = "SELECT COUNT(*) AS n FROM memories WHERE user_id = ?"
 
 DELETE_ANNOTATIONS = (
     "DELETE FROM criticality WHERE memory_id = ?",

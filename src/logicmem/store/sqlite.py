@@ -39,52 +39,17 @@ from logicmem.store.base import (
     UnitEvidence,
 )
 from logicmem.store.sqlite_rulemem import RuleMemTables
+from logicmem.store.sqlite_util import (
+    blob,
+    live_sql,
+    marks,
+    matrix,
+    now,
+    row_to_memory,
+    scope_key,
+    scope_sql,
+)
 from logicmem.types import MemoryEntry, Scope, Turn
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _scope_sql(scope: Scope, alias: str = "") -> tuple[str, list[Any]]:
-    clause, params = "", []
-    for column in ("agent_id", "run_id"):
-        value = getattr(scope, column)
-        if value is not None:
-            clause += f" AND {alias}{column} = ?"
-            params.append(value)
-    return clause, params
-
-
-def _live_sql(as_of: str | None, alias: str = "") -> tuple[str, list[Any]]:
-    """The memories valid at ``as_of`` (an ISO time), or the active ones (valid now)."""
-    if as_of is None:
-        return f" AND {alias}status = 'active'", []
-    return (
-        f" AND {alias}valid_from <= ? AND ({alias}valid_until IS NULL OR {alias}valid_until > ?)",
-        [as_of, as_of],
-    )
-
-
-def _row_to_memory(row: sqlite3.Row) -> MemoryEntry:
-    return MemoryEntry(
-        id=row["id"],
-        user_id=row["user_id"],
-        agent_id=row["agent_id"],
-        run_id=row["run_id"],
-        text=row["text"],
-        category=row["category"],
-        said_at=row["said_at"],
-        session_id=row["session_id"],
-        source_turns=json.loads(row["source_turns"]),
-        metadata=json.loads(row["metadata"]),
-        status=row["status"],
-        superseded_by=row["superseded_by"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        valid_from=row["valid_from"],
-        valid_until=row["valid_until"],
-    )
 
 
 def _row_to_turn(row: sqlite3.Row) -> Turn:
@@ -118,20 +83,20 @@ def _owner_alive(claim: str) -> bool:
     return True
 
 
-def _row_to_unit(row: sqlite3.Row | tuple[Any, ...]) -> RootUnit:
+def _row_to_unit(row: sqlite3.Row) -> RootUnit:
     return RootUnit(
-        unit_id=row[0],
-        user_id=row[1],
-        agent_id=row[2],
-        run_id=row[3],
-        version=int(row[4]),
-        status=row[5],
-        activation=row[6],
-        guidance=row[7],
-        evidence=[UnitEvidence(e["memory_id"], e["fact"]) for e in json.loads(row[8])],
-        event=row[9],
-        detail=json.loads(row[10]),
-        at=row[11],
+        unit_id=row["unit_id"],
+        user_id=row["user_id"],
+        agent_id=row["agent_id"],
+        run_id=row["run_id"],
+        version=int(row["version"]),
+        status=row["status"],
+        activation=row["activation"],
+        guidance=row["guidance"],
+        evidence=[UnitEvidence(e["memory_id"], e["fact"]) for e in json.loads(row["evidence"])],
+        event=row["event"],
+        detail=json.loads(row["detail"]),
+        at=row["at"],
     )
 
 
@@ -147,15 +112,6 @@ def _read_only(path: Path) -> bool:
     if not path.exists():
         return False
     return not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK)
-
-
-def _scope_key(scope: Scope) -> str:
-    """The agent/run part of a scope as one key (a user's own: "[null, null]")."""
-    return json.dumps([scope.agent_id, scope.run_id])
-
-
-def _blob(vector: np.ndarray) -> bytes:
-    return np.asarray(vector, dtype=np.float32).tobytes()
 
 
 class _VectorCache:
@@ -301,7 +257,7 @@ class SQLiteStore(RuleMemTables, Store):
 
     def _migrate(self) -> None:
         self._db.execute(sql.CREATE_MIGRATIONS_TABLE)
-        applied = {row[0] for row in self._db.execute(sql.APPLIED_MIGRATIONS)}
+        applied = {row["number"] for row in self._db.execute(sql.APPLIED_MIGRATIONS)}
         for number, name, script in sql.MIGRATIONS:
             if number in applied:
                 continue
@@ -318,7 +274,7 @@ class SQLiteStore(RuleMemTables, Store):
 
     def _check_schema(self) -> None:
         try:
-            applied = {row[0] for row in self._db.execute(sql.APPLIED_MIGRATIONS)}
+            applied = {row["number"] for row in self._db.execute(sql.APPLIED_MIGRATIONS)}
         except sqlite3.OperationalError:
             applied = set()
         missing = [name for number, name, _ in sql.MIGRATIONS if number not in applied]
@@ -342,9 +298,17 @@ class SQLiteStore(RuleMemTables, Store):
         )
         self._db.execute("UPDATE memories SET n_terms = ? WHERE rowid = ?", (length, rowid))
 
+    def write_stamp(self) -> tuple[int, int]:
+        """Changes so far by this connection and by others: a cache keyed on it is valid
+        while it stays the same."""
+        return (self._db.total_changes, self._data_version_now())
+
+    def _data_version_now(self) -> int:
+        return int(self._db.execute(sql.DATA_VERSION).fetchone()["data_version"])
+
     def migrations(self) -> list[tuple[int, str]]:
         rows = self._db.execute("SELECT number, name FROM schema_migrations ORDER BY 1")
-        return [(int(r[0]), str(r[1])) for r in rows]
+        return [(int(r["number"]), str(r["name"])) for r in rows]
 
     def close(self) -> None:
         self._db.close()
@@ -370,7 +334,7 @@ class SQLiteStore(RuleMemTables, Store):
     def get_meta(self, key: str) -> str | None:
         with self._errors():
             row = self._db.execute(sql.META_GET, (key,)).fetchone()
-        return row[0] if row else None
+        return str(row["value"]) if row else None
 
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction():
@@ -399,7 +363,7 @@ class SQLiteStore(RuleMemTables, Store):
             for turn in turns:
                 if turn.user_id not in seq_by_user:
                     row = self._db.execute(sql.NEXT_TURN_SEQ, (turn.user_id,)).fetchone()
-                    seq_by_user[turn.user_id] = int(row[0])
+                    seq_by_user[turn.user_id] = int(row["seq"])
                 turn.seq = seq_by_user[turn.user_id]
                 cur = self._db.execute(
                     sql.INSERT_TURN,
@@ -427,7 +391,7 @@ class SQLiteStore(RuleMemTables, Store):
         return new
 
     def get_turns(self, scope: Scope, session_id: str | None = None) -> list[Turn]:
-        clause, params = _scope_sql(scope)
+        clause, params = scope_sql(scope)
         if session_id is not None:
             clause += " AND session_id = ?"
             params.append(session_id)
@@ -487,7 +451,7 @@ class SQLiteStore(RuleMemTables, Store):
         with self.transaction():
             for i in range(0, len(ids), 500):
                 chunk = ids[i : i + 500]
-                self._db.execute(sql.MARK_INDEXED.format(marks=",".join("?" * len(chunk))), chunk)
+                self._db.execute(sql.MARK_INDEXED.format(marks=marks(len(chunk))), chunk)
 
     def claim_unindexed(
         self, *, user_id: str | None = None
@@ -505,12 +469,12 @@ class SQLiteStore(RuleMemTables, Store):
                     )
                     if cur.rowcount:
                         vector = np.frombuffer(row["embedding"], np.float32)
-                        out.append((_row_to_memory(row), vector))
+                        out.append((row_to_memory(row), vector))
         return out
 
     def pending_turns(self) -> int:
         with self._errors():
-            return int(self._db.execute(sql.COUNT_PENDING).fetchone()[0])
+            return int(self._db.execute(sql.COUNT_PENDING).fetchone()["n"])
 
     # -- memories -------------------------------------------------------------------------
     def _history(
@@ -551,7 +515,7 @@ class SQLiteStore(RuleMemTables, Store):
                     entry.valid_until,
                     length,
                     self.owner,
-                    _blob(vector),
+                    blob(vector),
                 ),
             )
             self._db.executemany(
@@ -590,7 +554,7 @@ class SQLiteStore(RuleMemTables, Store):
             if text is not None:
                 sets["text"] = text
             if vector is not None:
-                sets["embedding"] = _blob(vector)
+                sets["embedding"] = blob(vector)
             if source_turns is not None:
                 sets["source_turns"] = json.dumps(source_turns)
             if metadata is not None:
@@ -602,7 +566,7 @@ class SQLiteStore(RuleMemTables, Store):
                 f"UPDATE memories SET {assignments} WHERE id = ?", [*sets.values(), memory_id]
             )
             if text is not None:
-                rowid = self._db.execute(sql.MEMORY_ROWID, (memory_id,)).fetchone()[0]
+                rowid = self._db.execute(sql.MEMORY_ROWID, (memory_id,)).fetchone()["rowid"]
                 self._index_terms(rowid, entry.user_id, text)
             self._history(entry, event, entry.text, text or entry.text, detail)
             self._invalidate(entry.user_id)
@@ -632,9 +596,9 @@ class SQLiteStore(RuleMemTables, Store):
         texts derived from it, the turns only it came from; history keeps a tombstone."""
         with self.transaction():
             entry = self._require(memory_id, scope)
-            rowid = self._db.execute(sql.MEMORY_ROWID, (memory_id,)).fetchone()[0]
+            rowid = self._db.execute(sql.MEMORY_ROWID, (memory_id,)).fetchone()["rowid"]
             derived = [
-                r[0]
+                r["key"]
                 for r in self._db.execute(
                     "SELECT key FROM memory_keys WHERE memory_id = ?", (memory_id,)
                 )
@@ -646,7 +610,7 @@ class SQLiteStore(RuleMemTables, Store):
             for i in range(0, len(derived), 500):
                 chunk = derived[i : i + 500]
                 self._db.execute(
-                    sql.DELETE_TEXT_VECTORS.format(marks=",".join("?" * len(chunk))),
+                    sql.DELETE_TEXT_VECTORS.format(marks=marks(len(chunk))),
                     [entry.user_id, *chunk],
                 )
             self._redact_turns(entry)
@@ -684,11 +648,11 @@ class SQLiteStore(RuleMemTables, Store):
             (entry.user_id, '%"' + entry.id + '"%'),
         ).fetchall()
         for row in rows:
-            evidence = [e for e in json.loads(row[1]) if e.get("memory_id") != entry.id]
+            evidence = [e for e in json.loads(row["evidence"]) if e.get("memory_id") != entry.id]
             self._db.execute(
                 "UPDATE root_units SET evidence = ?, status = CASE WHEN ? = 0 THEN 'retired' "
                 "ELSE status END WHERE rowid = ?",
-                (json.dumps(evidence), len(evidence), row[0]),
+                (json.dumps(evidence), len(evidence), row["rowid"]),
             )
 
     def get_memory(self, memory_id: str, scope: Scope | None = None) -> MemoryEntry | None:
@@ -697,7 +661,7 @@ class SQLiteStore(RuleMemTables, Store):
             row = self._db.execute(sql.SELECT_MEMORY, (memory_id,)).fetchone()
         if row is None:
             return None
-        entry = _row_to_memory(row)
+        entry = row_to_memory(row)
         return entry if scope is None or _in_scope(entry, scope) else None
 
     def get_memories(self, ids: Sequence[str]) -> dict[str, MemoryEntry]:
@@ -706,10 +670,9 @@ class SQLiteStore(RuleMemTables, Store):
         with self._errors():
             for i in range(0, len(ids), 500):
                 chunk = ids[i : i + 500]
-                marks = ",".join("?" * len(chunk))
-                query = f"SELECT {sql.MEMORY_COLUMNS} FROM memories WHERE id IN ({marks})"
+                query = sql.SELECT_MEMORIES_IN.format(marks=marks(len(chunk)))
                 for row in self._db.execute(query, chunk):
-                    out[row[0]] = _row_to_memory(row)
+                    out[row["id"]] = row_to_memory(row)
         return out
 
     def list_memories(
@@ -721,9 +684,9 @@ class SQLiteStore(RuleMemTables, Store):
         offset: int = 0,
         as_of: str | None = None,
     ) -> list[MemoryEntry]:
-        clause, params = _scope_sql(scope)
+        clause, params = scope_sql(scope)
         if as_of is not None or not include_superseded:
-            live, live_params = _live_sql(as_of)
+            live, live_params = live_sql(as_of)
             clause += live
             params += live_params
         query = sql.SELECT_MEMORIES + clause + " ORDER BY rowid"
@@ -731,7 +694,7 @@ class SQLiteStore(RuleMemTables, Store):
             query += f" LIMIT {int(limit)} OFFSET {int(offset)}"
         with self._errors():
             rows = self._db.execute(query, [scope.user_id, *params]).fetchall()
-        return [_row_to_memory(r) for r in rows]
+        return [row_to_memory(r) for r in rows]
 
     def history(self, memory_id: str, user_id: str | None = None) -> list[HistoryRow]:
         """The memory's history, oldest first; with ``user_id``, only if it is theirs."""
@@ -758,12 +721,12 @@ class SQLiteStore(RuleMemTables, Store):
         stems = keywords.query_stems(terms)
         if not stems:
             return []
-        clause, params = _scope_sql(scope, "m.")
-        live, live_params = _live_sql(as_of, "m.")
-        query = sql.SELECT_POSTINGS.format(marks=",".join("?" * len(stems))) + clause + live
+        clause, params = scope_sql(scope, "m.")
+        live, live_params = live_sql(as_of, "m.")
+        query = sql.SELECT_POSTINGS.format(marks=marks(len(stems))) + clause + live
         with self._errors():
             rows = self._db.execute(query, [scope.user_id, *stems, *params, *live_params])
-            postings = [(r[0], r[1], int(r[2]), int(r[3])) for r in rows]
+            postings = [(r["id"], r["term"], int(r["tf"]), int(r["n_terms"])) for r in rows]
             if not postings:
                 return []
             docs, length = self._keyword_totals(scope, as_of)
@@ -773,60 +736,53 @@ class SQLiteStore(RuleMemTables, Store):
 
     def _keyword_totals(self, scope: Scope, as_of: str | None) -> tuple[int, int]:
         """The scope's document count and summed length, cached until the next write."""
-        stamp = (self._db.total_changes, self._db.execute(sql.DATA_VERSION).fetchone()[0])
+        stamp = self.write_stamp()
         cached = self._keyword_stats.get((scope, as_of))
         if cached is not None and cached[0] == stamp:
             return cached[1], cached[2]
-        clause, params = _scope_sql(scope)
-        live, live_params = _live_sql(as_of)
+        clause, params = scope_sql(scope)
+        live, live_params = live_sql(as_of)
         row = self._db.execute(
             sql.KEYWORD_STATS + clause + live, [scope.user_id, *params, *live_params]
         ).fetchone()
         if len(self._keyword_stats) > 256:
             self._keyword_stats.clear()
-        self._keyword_stats[(scope, as_of)] = (stamp, int(row[0]), int(row[1]))
-        return int(row[0]), int(row[1])
+        self._keyword_stats[(scope, as_of)] = (stamp, int(row["docs"]), int(row["length"]))
+        return int(row["docs"]), int(row["length"])
 
     def vectors(self, scope: Scope, *, as_of: str | None = None) -> tuple[list[str], np.ndarray]:
         if as_of is not None:
             return self._vectors_as_of(scope, as_of)
         with self._errors():
-            version = self._db.execute("PRAGMA data_version").fetchone()[0]
+            version = self._data_version_now()
             if version != self._data_version:
                 self._cache.clear()
                 self._data_version = version
             cached = self._cache.get(scope)
             if cached is not None:
                 return cached.view()
-            clause, params = _scope_sql(scope)
-            live, _ = _live_sql(None)
+            clause, params = scope_sql(scope)
+            live, _ = live_sql(None)
             rows = self._db.execute(
                 sql.SELECT_VECTORS + clause + live + " ORDER BY rowid", [scope.user_id, *params]
             )
             ids, blobs = [], []
-            for memory_id, blob in rows:
-                ids.append(memory_id)
-                blobs.append(blob)
-        if blobs:
-            matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), -1)
-        else:
-            matrix = np.zeros((0, 0), dtype=np.float32)
-        cache = _VectorCache(ids, matrix.copy())
+            for row in rows:
+                ids.append(row["id"])
+                blobs.append(row["embedding"])
+        cache = _VectorCache(ids, matrix(blobs).copy())
         self._cache[scope] = cache
         return cache.view()
 
     def _vectors_as_of(self, scope: Scope, as_of: str) -> tuple[list[str], np.ndarray]:
-        clause, params = _scope_sql(scope)
-        live, live_params = _live_sql(as_of)
+        clause, params = scope_sql(scope)
+        live, live_params = live_sql(as_of)
         with self._errors():
             rows = self._db.execute(
                 sql.SELECT_VECTORS + clause + live + " ORDER BY rowid",
                 [scope.user_id, *params, *live_params],
             ).fetchall()
-        if not rows:
-            return [], np.zeros((0, 0), dtype=np.float32)
-        matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-        return [r[0] for r in rows], matrix.reshape(len(rows), -1).copy()
+        return [r["id"] for r in rows], matrix([r["embedding"] for r in rows]).copy()
 
     # -- visibility annotations -----------------------------------------------------------
     def set_criticality(self, user_id: str, rows: Sequence[Criticality]) -> None:
@@ -838,13 +794,16 @@ class SQLiteStore(RuleMemTables, Store):
             )
 
     def critical_memories(self, scope: Scope, *, as_of: str | None = None) -> list[Criticality]:
-        clause, params = _scope_sql(scope, "m.")
-        live, live_params = _live_sql(as_of, "m.")
+        clause, params = scope_sql(scope, "m.")
+        live, live_params = live_sql(as_of, "m.")
         with self._errors():
             rows = self._db.execute(
                 sql.SELECT_CRITICAL + clause + live, [scope.user_id, *params, *live_params]
             )
-            return [Criticality(r[0], float(r[1]), r[2], r[3], r[4]) for r in rows]
+            return [
+                Criticality(r["memory_id"], float(r["score"]), r["ctype"], r["reason"], r["source"])
+                for r in rows
+            ]
 
     def add_keys(self, user_id: str, keys: Sequence[MemoryKey], vectors: np.ndarray) -> None:
         """Set the keys of the memories in ``keys`` (replacing theirs: indexing again is safe)."""
@@ -852,11 +811,11 @@ class SQLiteStore(RuleMemTables, Store):
             ids = sorted({k.memory_id for k in keys})
             for i in range(0, len(ids), 500):
                 chunk = ids[i : i + 500]
-                self._db.execute(sql.DELETE_KEYS_OF.format(marks=",".join("?" * len(chunk))), chunk)
+                self._db.execute(sql.DELETE_KEYS_OF.format(marks=marks(len(chunk))), chunk)
             self._db.executemany(
                 sql.INSERT_KEY,
                 [
-                    (k.memory_id, user_id, k.key, k.kind, k.ref, _blob(v))
+                    (k.memory_id, user_id, k.key, k.kind, k.ref, blob(v))
                     for k, v in zip(keys, vectors, strict=True)
                 ],
             )
@@ -865,25 +824,21 @@ class SQLiteStore(RuleMemTables, Store):
         self, scope: Scope, *, as_of: str | None = None
     ) -> tuple[list[MemoryKey], np.ndarray]:
         with self._errors():
-            stamp = (self._db.total_changes, self._db.execute(sql.DATA_VERSION).fetchone()[0])
+            stamp = self.write_stamp()
             cached = self._keys.get((scope, as_of))
             if cached is not None and cached[0] == stamp:
                 return list(cached[1]), cached[2]
-            clause, params = _scope_sql(scope, "m.")
-            live, live_params = _live_sql(as_of, "m.")
+            clause, params = scope_sql(scope, "m.")
+            live, live_params = live_sql(as_of, "m.")
             rows = self._db.execute(
                 sql.SELECT_KEYS + clause + live, [scope.user_id, *params, *live_params]
             ).fetchall()
-        keys = [MemoryKey(r[0], r[1], r[2], r[3]) for r in rows]
-        if not rows:
-            matrix = np.zeros((0, 0), dtype=np.float32)
-        else:
-            flat = np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32)
-            matrix = flat.reshape(len(rows), -1)
+        keys = [MemoryKey(r["memory_id"], r["key"], r["kind"], r["ref"]) for r in rows]
+        vectors = matrix([r["embedding"] for r in rows])
         if len(self._keys) > 64:
             self._keys.clear()
-        self._keys[(scope, as_of)] = (stamp, keys, matrix)
-        return list(keys), matrix
+        self._keys[(scope, as_of)] = (stamp, keys, vectors)
+        return list(keys), vectors
 
     def cached_vectors(self, user_id: str, texts: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}
@@ -891,22 +846,22 @@ class SQLiteStore(RuleMemTables, Store):
         with self._errors():
             for i in range(0, len(texts), 500):
                 chunk = texts[i : i + 500]
-                query = sql.SELECT_TEXT_VECTORS.format(marks=",".join("?" * len(chunk)))
-                for text, blob in self._db.execute(query, [user_id, *chunk]):
-                    out[text] = np.frombuffer(blob, dtype=np.float32)
+                query = sql.SELECT_TEXT_VECTORS.format(marks=marks(len(chunk)))
+                for row in self._db.execute(query, [user_id, *chunk]):
+                    out[row["text"]] = np.frombuffer(row["embedding"], dtype=np.float32)
         return out
 
     def cache_vectors(self, user_id: str, texts: Sequence[str], vectors: np.ndarray) -> None:
         with self.transaction():
             self._db.executemany(
                 sql.INSERT_TEXT_VECTOR,
-                [(user_id, t, _blob(v)) for t, v in zip(texts, vectors, strict=True)],
+                [(user_id, t, blob(v)) for t, v in zip(texts, vectors, strict=True)],
             )
 
     def get_profile(self, user_id: str) -> tuple[str, int] | None:
         with self._errors():
             row = self._db.execute(sql.SELECT_PROFILE, (user_id,)).fetchone()
-        return (row[0], int(row[1])) if row else None
+        return (row["text"], int(row["version"])) if row else None
 
     def set_profile(
         self,
@@ -934,10 +889,12 @@ class SQLiteStore(RuleMemTables, Store):
             if row is None:
                 return None
             lines = [
-                ProfileLine(r[0], json.loads(r[1]), json.loads(r[2]))
+                ProfileLine(r["text"], json.loads(r["memory_ids"]), json.loads(r["source_turns"]))
                 for r in self._db.execute(sql.SELECT_PROFILE_LINES, (user_id,))
             ]
-        return Profile(row[0], int(row[1]), row[2], lines, json.loads(row[3]))
+        return Profile(
+            row["text"], int(row["version"]), row["kind"], lines, json.loads(row["state"])
+        )
 
     # -- root memory units ----------------------------------------------------------------
     def root_units(self, scope: Scope) -> list[RootUnit]:
@@ -978,11 +935,11 @@ class SQLiteStore(RuleMemTables, Store):
 
     def root_marks(self, scope: Scope) -> dict[str, tuple[str, int]]:
         with self._errors():
-            rows = self._db.execute(sql.SELECT_ROOT_MARKS, (scope.user_id, _scope_key(scope)))
-            return {r[0]: (r[1], int(r[2])) for r in rows}
+            rows = self._db.execute(sql.SELECT_ROOT_MARKS, (scope.user_id, scope_key(scope)))
+            return {r["memory_id"]: (r["state"], int(r["failures"])) for r in rows}
 
     def mark_root(self, scope: Scope, marks: dict[str, tuple[str, int]]) -> None:
-        stamp, key = now(), _scope_key(scope)
+        stamp, key = now(), scope_key(scope)
         with self.transaction():
             self._db.executemany(
                 sql.UPSERT_ROOT_MARK,
@@ -996,13 +953,11 @@ class SQLiteStore(RuleMemTables, Store):
 
     def users(self) -> list[str]:
         with self._errors():
-            return [r[0] for r in self._db.execute(sql.LIST_USERS)]
+            return [r["user_id"] for r in self._db.execute(sql.LIST_USERS)]
 
     def delete_user(self, user_id: str) -> int:
         with self.transaction():
-            count = self._db.execute(
-                "SELECT COUNT(*) FROM memories WHERE user_id = ?", (user_id,)
-            ).fetchone()[0]
+            count = self._db.execute(sql.COUNT_USER_MEMORIES, (user_id,)).fetchone()["n"]
             for statement in sql.DELETE_USER:
                 self._db.execute(statement, (user_id,))
             self._invalidate(user_id)
@@ -1035,10 +990,8 @@ class SQLiteStore(RuleMemTables, Store):
 
     def stats(self) -> dict[str, Any]:
         with self._errors():
-            turns, active, superseded, users, history, pending = self._db.execute(
-                sql.STATS
-            ).fetchone()
-            events = dict(self._db.execute(sql.COUNT_EVENTS).fetchall())
+            counts = self._db.execute(sql.STATS).fetchone()
+            events = {r["kind"]: r["n"] for r in self._db.execute(sql.COUNT_EVENTS)}
         size = 0
         if self.path != ":memory:":
             for suffix in ("", "-wal", "-shm"):
@@ -1046,12 +999,12 @@ class SQLiteStore(RuleMemTables, Store):
                 size += p.stat().st_size if p.exists() else 0
         return {
             "path": self.path,
-            "users": users,
-            "turns": turns,
-            "pending_turns": pending,
-            "memories": active,
-            "superseded": superseded,
-            "history_rows": history,
+            "users": counts["users"],
+            "turns": counts["turns"],
+            "pending_turns": counts["pending"],
+            "memories": counts["active"],
+            "superseded": counts["superseded"],
+            "history_rows": counts["history"],
             "events": events,
             "bytes_on_disk": size,
             "embedder": json.loads(self.get_meta("embedder") or "null"),

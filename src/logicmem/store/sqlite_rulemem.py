@@ -10,50 +10,39 @@ import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
-from datetime import UTC, datetime
-from typing import Any
 
 import numpy as np
 
 from logicmem.store import schema as sql
 from logicmem.store.base import HornRule, Quad
+from logicmem.store.sqlite_util import (
+    blob,
+    live_sql,
+    matrix,
+    now,
+    row_to_memory,
+    scope_key,
+    scope_sql,
+)
 from logicmem.types import MemoryEntry, Scope
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _blob(vector: np.ndarray) -> bytes:
-    return np.asarray(vector, dtype=np.float32).tobytes()
-
-
-def _matrix(blobs: list[bytes]) -> np.ndarray:
-    if not blobs:
-        return np.zeros((0, 0), dtype=np.float32)
-    return np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), -1)
-
-
-def _progress_key(scope: Scope) -> str:
-    return json.dumps([scope.agent_id, scope.run_id])
-
-
-def _row_to_rule(row: sqlite3.Row | tuple[Any, ...]) -> HornRule:
+def _row_to_rule(row: sqlite3.Row) -> HornRule:
     return HornRule(
-        id=row[0],
-        user_id=row[1],
-        agent_id=row[2],
-        run_id=row[3],
-        body=json.loads(row[4]),
-        head=row[5],
-        support=int(row[6]),
-        status=row[7],
-        delta_self=row[8],
-        delta_fact=row[9],
-        score=row[10],
-        source_memories=json.loads(row[11]),
-        inducer=row[12],
-        detail=json.loads(row[13]),
+        id=row["id"],
+        user_id=row["user_id"],
+        agent_id=row["agent_id"],
+        run_id=row["run_id"],
+        body=json.loads(row["body"]),
+        head=row["head"],
+        support=int(row["support"]),
+        status=row["status"],
+        delta_self=row["delta_self"],
+        delta_fact=row["delta_fact"],
+        score=row["score"],
+        source_memories=json.loads(row["source_memories"]),
+        inducer=row["inducer"],
+        detail=json.loads(row["detail"]),
     )
 
 
@@ -69,24 +58,17 @@ class RuleMemTables:
         raise NotImplementedError
 
     def _memory_rows(self, scope: Scope, after: int, limit: int) -> Iterator[sqlite3.Row]:
-        clause, params = "", []
-        for column in ("agent_id", "run_id"):
-            value = getattr(scope, column)
-            if value is not None:
-                clause += f" AND {column} = ?"
-                params.append(value)
+        clause, params = scope_sql(scope)
         query = sql.RULEMEM_MEMORIES_AFTER + clause + " ORDER BY rowid LIMIT ?"
         yield from self._db.execute(query, [scope.user_id, after, *params, limit])
 
     def memories_after(self, scope: Scope, after: int, limit: int) -> list[tuple[int, MemoryEntry]]:
-        from logicmem.store.sqlite import _row_to_memory
-
         with self._errors():
             rows = list(self._memory_rows(scope, after, limit))
-        return [(int(r["rowid"]), _row_to_memory(r)) for r in rows]
+        return [(int(r["rowid"]), row_to_memory(r)) for r in rows]
 
     def add_quads(self, user_id: str, quads: Sequence[Quad], vectors: np.ndarray) -> None:
-        stamp = _now()
+        stamp = now()
         with self.transaction():
             self._db.executemany(
                 sql.INSERT_RULEMEM_FACT,
@@ -100,7 +82,7 @@ class RuleMemTables:
                         q.object,
                         q.time,
                         q.source,
-                        _blob(v),
+                        blob(v),
                         stamp,
                     )
                     for q, v in zip(quads, vectors, strict=True)
@@ -108,32 +90,37 @@ class RuleMemTables:
             )
 
     def quads(self, scope: Scope, *, as_of: str | None = None) -> tuple[list[Quad], np.ndarray]:
-        from logicmem.store.sqlite import _live_sql
-
-        clause, params = "", []
-        for column in ("agent_id", "run_id"):
-            value = getattr(scope, column)
-            if value is not None:
-                clause += f" AND m.{column} = ?"
-                params.append(value)
-        live, live_params = _live_sql(as_of, "m.")
+        clause, params = scope_sql(scope, "m.")
+        live, live_params = live_sql(as_of, "m.")
         with self._errors():
             rows = self._db.execute(
                 sql.SELECT_RULEMEM_FACTS + clause + live + " ORDER BY f.rowid",
                 [scope.user_id, *params, *live_params],
             ).fetchall()
-        quads = [Quad(r[0], r[1], r[2], r[3], r[4], r[5], r[6]) for r in rows]
-        return quads, _matrix([r[7] for r in rows])
+        quads = [
+            Quad(
+                r["id"],
+                r["memory_id"],
+                r["subject"],
+                r["relation"],
+                r["object"],
+                r["time"],
+                r["source"],
+            )
+            for r in rows
+        ]
+        return quads, matrix([r["embedding"] for r in rows])
 
     def upsert_rule(self, rule: HornRule, vector: np.ndarray) -> bool:
-        stamp = _now()
+        stamp = now()
         with self.transaction():
             row = self._db.execute(sql.SELECT_RULEMEM_RULE, (rule.id,)).fetchone()
             if row is not None:
-                sources = list(dict.fromkeys([*json.loads(row[1]), *rule.source_memories]))
+                known = json.loads(row["source_memories"])
+                sources = list(dict.fromkeys([*known, *rule.source_memories]))
                 self._db.execute(
                     sql.MERGE_RULEMEM_RULE,
-                    (int(row[0]) + rule.support, json.dumps(sources), stamp, rule.id),
+                    (int(row["support"]) + rule.support, json.dumps(sources), stamp, rule.id),
                 )
                 return False
             self._db.execute(
@@ -153,7 +140,7 @@ class RuleMemTables:
                     json.dumps(rule.source_memories),
                     rule.inducer,
                     json.dumps(rule.detail),
-                    _blob(vector),
+                    blob(vector),
                     stamp,
                     stamp,
                 ),
@@ -169,18 +156,18 @@ class RuleMemTables:
             params.extend(statuses)
         with self._errors():
             rows = self._db.execute(query + " ORDER BY rowid", params).fetchall()
-        return [_row_to_rule(r) for r in rows], _matrix([r[14] for r in rows])
+        return [_row_to_rule(r) for r in rows], matrix([r["embedding"] for r in rows])
 
     def rulemem_watermark(self, scope: Scope) -> int:
         with self._errors():
             row = self._db.execute(
-                sql.SELECT_RULEMEM_PROGRESS, (scope.user_id, _progress_key(scope))
+                sql.SELECT_RULEMEM_PROGRESS, (scope.user_id, scope_key(scope))
             ).fetchone()
-        return int(row[0]) if row else 0
+        return int(row["position"]) if row else 0
 
     def set_rulemem_watermark(self, scope: Scope, position: int) -> None:
         with self.transaction():
             self._db.execute(
                 sql.UPSERT_RULEMEM_PROGRESS,
-                (scope.user_id, _progress_key(scope), int(position), _now()),
+                (scope.user_id, scope_key(scope), int(position), now()),
             )
