@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from logicmem.config import VisibilitySettings
+from logicmem.config import Settings, VisibilitySettings
 from logicmem.errors import ModelError
 from logicmem.models.embed.base import Embedder
 from logicmem.models.llm.base import LLM
@@ -231,3 +231,12 @@ class VisibilityIndexer:
             else:
                 merged.append(model)
         return merged
+
+
+def from_settings(
+    store: Store, embedder: Embedder, llm: Callable[[], LLM | None], settings: Settings
+) -> VisibilityIndexer | None:
+    """The ``visibility`` hook of ``WRITE_HOOKS``, on while ``visibility.enabled``."""
+    if not settings.visibility.enabled:
+        return None
+    return VisibilityIndexer(store, embedder, llm, settings.visibility)
