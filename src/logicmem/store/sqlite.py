@@ -18,7 +18,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -28,17 +28,7 @@ import numpy as np
 from logicmem.errors import NotFoundError, StoreError
 from logicmem.store import keywords
 from logicmem.store import schema as sql
-from logicmem.store.base import (
-    Criticality,
-    HistoryRow,
-    MemoryKey,
-    Profile,
-    ProfileLine,
-    RootUnit,
-    Store,
-    UnitEvidence,
-)
-from logicmem.store.sqlite_rulemem import RuleMemTables
+from logicmem.store.base import HistoryRow, Repository, Store
 from logicmem.store.sqlite_util import (
     blob,
     live_sql,
@@ -46,7 +36,6 @@ from logicmem.store.sqlite_util import (
     matrix,
     now,
     row_to_memory,
-    scope_key,
     scope_sql,
 )
 from logicmem.types import MemoryEntry, Scope, Turn
@@ -81,23 +70,6 @@ def _owner_alive(claim: str) -> bool:
     except OSError:
         return True
     return True
-
-
-def _row_to_unit(row: sqlite3.Row) -> RootUnit:
-    return RootUnit(
-        unit_id=row["unit_id"],
-        user_id=row["user_id"],
-        agent_id=row["agent_id"],
-        run_id=row["run_id"],
-        version=int(row["version"]),
-        status=row["status"],
-        activation=row["activation"],
-        guidance=row["guidance"],
-        evidence=[UnitEvidence(e["memory_id"], e["fact"]) for e in json.loads(row["evidence"])],
-        event=row["event"],
-        detail=json.loads(row["detail"]),
-        at=row["at"],
-    )
 
 
 def _in_scope(entry: MemoryEntry, scope: Scope) -> bool:
@@ -139,8 +111,10 @@ class _VectorCache:
         return self.ids[: self.n], self.buf[: self.n]
 
 
-class SQLiteStore(RuleMemTables, Store):
+class SQLiteStore(Store):
     """Store in one SQLite file. ``path=":memory:"`` gives a throwaway store."""
+
+    backend = "sqlite"
 
     CLAIM_LEASE_S = 3600.0  # a claim older than this is taken over, whoever holds it
 
@@ -175,11 +149,6 @@ class SQLiteStore(RuleMemTables, Store):
         self._lock = threading.RLock()
         self._depth = 0
         self._cache: dict[Scope, _VectorCache] = {}
-        # Anticipation keys per scope, valid while nothing was written (by this connection:
-        # total_changes; by another: PRAGMA data_version).
-        self._keys: dict[
-            tuple[Scope, str | None], tuple[tuple[int, int], list[MemoryKey], np.ndarray]
-        ] = {}
         self._data_version = -1
         self._keyword_stats: dict[tuple[Scope, str | None], tuple[tuple[int, int], int, int]] = {}
         with self._errors():
@@ -230,6 +199,15 @@ class SQLiteStore(RuleMemTables, Store):
             yield
         except sqlite3.Error as exc:
             raise StoreError(self._explain(exc)) from exc
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The connection, for this backend's repositories (they share its transactions)."""
+        return self._db
+
+    def errors(self) -> AbstractContextManager[None]:
+        """SQLite errors inside become StoreError with a message that says what to do."""
+        return self._errors()
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -592,29 +570,17 @@ class SQLiteStore(RuleMemTables, Store):
             self._invalidate(entry.user_id)
 
     def delete_memory(self, memory_id: str, scope: Scope | None = None) -> None:
-        """Remove the memory's text everywhere: the row, its index, its annotations, the
-        texts derived from it, the turns only it came from; history keeps a tombstone."""
+        """Remove the memory's text everywhere: the row, its index, the turns only it came
+        from, and (each route's repository) what was derived from it; history keeps a
+        tombstone."""
         with self.transaction():
             entry = self._require(memory_id, scope)
             rowid = self._db.execute(sql.MEMORY_ROWID, (memory_id,)).fetchone()["rowid"]
-            derived = [
-                r["key"]
-                for r in self._db.execute(
-                    "SELECT key FROM memory_keys WHERE memory_id = ?", (memory_id,)
-                )
-            ]
             self._db.execute(sql.DELETE_TERMS, (rowid,))
             self._db.execute(sql.DELETE_MEMORY, (memory_id,))
-            for statement in sql.DELETE_ANNOTATIONS:
-                self._db.execute(statement, (memory_id,))
-            for i in range(0, len(derived), 500):
-                chunk = derived[i : i + 500]
-                self._db.execute(
-                    sql.DELETE_TEXT_VECTORS.format(marks=marks(len(chunk))),
-                    [entry.user_id, *chunk],
-                )
+            for repo in self.repositories():
+                repo.delete_memory(entry)
             self._redact_turns(entry)
-            self._drop_citations(entry)
             self._db.execute(sql.REDACT_HISTORY, (memory_id,))
             self._history(entry, "DELETE", None, None, {})
             self._invalidate(entry.user_id)
@@ -624,36 +590,10 @@ class SQLiteStore(RuleMemTables, Store):
         stays (text '') so re-sending the same conversation does not bring it back."""
         for turn_id in entry.source_turns:
             cited = self._db.execute(
-                "SELECT 1 FROM memories WHERE user_id = ? AND source_turns LIKE ? LIMIT 1",
-                (entry.user_id, '%"' + turn_id.replace("%", "") + '"%'),
+                sql.TURN_CITED, (entry.user_id, '%"' + turn_id.replace("%", "") + '"%')
             ).fetchone()
             if cited is None:
-                self._db.execute(
-                    "UPDATE turns SET text = '', metadata = '{\"redacted\": true}', pending = 0 "
-                    "WHERE user_id = ? AND turn_id = ?",
-                    (entry.user_id, turn_id),
-                )
-
-    def _drop_citations(self, entry: MemoryEntry) -> None:
-        """Profile lines and root-unit evidence that cite a deleted memory lose it."""
-        profile = self.load_profile(entry.user_id)
-        if profile is not None and any(entry.id in line.memory_ids for line in profile.lines):
-            kept = [line for line in profile.lines if entry.id not in line.memory_ids]
-            text = "\n".join(line.text for line in kept)
-            self.set_profile(
-                entry.user_id, text, kind=profile.kind, lines=kept, state=profile.state
-            )
-        rows = self._db.execute(
-            "SELECT rowid, evidence FROM root_units WHERE user_id = ? AND evidence LIKE ?",
-            (entry.user_id, '%"' + entry.id + '"%'),
-        ).fetchall()
-        for row in rows:
-            evidence = [e for e in json.loads(row["evidence"]) if e.get("memory_id") != entry.id]
-            self._db.execute(
-                "UPDATE root_units SET evidence = ?, status = CASE WHEN ? = 0 THEN 'retired' "
-                "ELSE status END WHERE rowid = ?",
-                (json.dumps(evidence), len(evidence), row["rowid"]),
-            )
+                self._db.execute(sql.REDACT_TURN, (entry.user_id, turn_id))
 
     def get_memory(self, memory_id: str, scope: Scope | None = None) -> MemoryEntry | None:
         """The memory with this id; with ``scope``, only if it belongs to that scope."""
@@ -784,167 +724,12 @@ class SQLiteStore(RuleMemTables, Store):
             ).fetchall()
         return [r["id"] for r in rows], matrix([r["embedding"] for r in rows]).copy()
 
-    # -- visibility annotations -----------------------------------------------------------
-    def set_criticality(self, user_id: str, rows: Sequence[Criticality]) -> None:
-        with self.transaction():
-            stamp = now()
-            self._db.executemany(
-                sql.UPSERT_CRITICALITY,
-                [(r.memory_id, user_id, r.score, r.ctype, r.reason, r.source, stamp) for r in rows],
-            )
-
-    def critical_memories(self, scope: Scope, *, as_of: str | None = None) -> list[Criticality]:
-        clause, params = scope_sql(scope, "m.")
-        live, live_params = live_sql(as_of, "m.")
+    def memories_after(self, scope: Scope, after: int, limit: int) -> list[tuple[int, MemoryEntry]]:
+        clause, params = scope_sql(scope)
+        query = sql.SELECT_MEMORIES_AFTER + clause + " ORDER BY rowid LIMIT ?"
         with self._errors():
-            rows = self._db.execute(
-                sql.SELECT_CRITICAL + clause + live, [scope.user_id, *params, *live_params]
-            )
-            return [
-                Criticality(r["memory_id"], float(r["score"]), r["ctype"], r["reason"], r["source"])
-                for r in rows
-            ]
-
-    def add_keys(self, user_id: str, keys: Sequence[MemoryKey], vectors: np.ndarray) -> None:
-        """Set the keys of the memories in ``keys`` (replacing theirs: indexing again is safe)."""
-        with self.transaction():
-            ids = sorted({k.memory_id for k in keys})
-            for i in range(0, len(ids), 500):
-                chunk = ids[i : i + 500]
-                self._db.execute(sql.DELETE_KEYS_OF.format(marks=marks(len(chunk))), chunk)
-            self._db.executemany(
-                sql.INSERT_KEY,
-                [
-                    (k.memory_id, user_id, k.key, k.kind, k.ref, blob(v))
-                    for k, v in zip(keys, vectors, strict=True)
-                ],
-            )
-
-    def memory_keys(
-        self, scope: Scope, *, as_of: str | None = None
-    ) -> tuple[list[MemoryKey], np.ndarray]:
-        with self._errors():
-            stamp = self.write_stamp()
-            cached = self._keys.get((scope, as_of))
-            if cached is not None and cached[0] == stamp:
-                return list(cached[1]), cached[2]
-            clause, params = scope_sql(scope, "m.")
-            live, live_params = live_sql(as_of, "m.")
-            rows = self._db.execute(
-                sql.SELECT_KEYS + clause + live, [scope.user_id, *params, *live_params]
-            ).fetchall()
-        keys = [MemoryKey(r["memory_id"], r["key"], r["kind"], r["ref"]) for r in rows]
-        vectors = matrix([r["embedding"] for r in rows])
-        if len(self._keys) > 64:
-            self._keys.clear()
-        self._keys[(scope, as_of)] = (stamp, keys, vectors)
-        return list(keys), vectors
-
-    def cached_vectors(self, user_id: str, texts: Sequence[str]) -> dict[str, np.ndarray]:
-        out: dict[str, np.ndarray] = {}
-        texts = list(dict.fromkeys(texts))
-        with self._errors():
-            for i in range(0, len(texts), 500):
-                chunk = texts[i : i + 500]
-                query = sql.SELECT_TEXT_VECTORS.format(marks=marks(len(chunk)))
-                for row in self._db.execute(query, [user_id, *chunk]):
-                    out[row["text"]] = np.frombuffer(row["embedding"], dtype=np.float32)
-        return out
-
-    def cache_vectors(self, user_id: str, texts: Sequence[str], vectors: np.ndarray) -> None:
-        with self.transaction():
-            self._db.executemany(
-                sql.INSERT_TEXT_VECTOR,
-                [(user_id, t, blob(v)) for t, v in zip(texts, vectors, strict=True)],
-            )
-
-    def get_profile(self, user_id: str) -> tuple[str, int] | None:
-        with self._errors():
-            row = self._db.execute(sql.SELECT_PROFILE, (user_id,)).fetchone()
-        return (row["text"], int(row["version"])) if row else None
-
-    def set_profile(
-        self,
-        user_id: str,
-        text: str,
-        *,
-        kind: str = "",
-        lines: Sequence[ProfileLine] = (),
-        state: dict[str, Any] | None = None,
-    ) -> None:
-        with self.transaction():
-            self._db.execute(
-                sql.UPSERT_PROFILE, (user_id, text, now(), kind, json.dumps(state or {}))
-            )
-            self._db.execute(sql.DELETE_PROFILE_LINES, (user_id,))
-            rows = [
-                (user_id, n, line.text, json.dumps(line.memory_ids), json.dumps(line.source_turns))
-                for n, line in enumerate(lines, 1)
-            ]
-            self._db.executemany(sql.INSERT_PROFILE_LINE, rows)
-
-    def load_profile(self, user_id: str) -> Profile | None:
-        with self._errors():
-            row = self._db.execute(sql.SELECT_PROFILE_FULL, (user_id,)).fetchone()
-            if row is None:
-                return None
-            lines = [
-                ProfileLine(r["text"], json.loads(r["memory_ids"]), json.loads(r["source_turns"]))
-                for r in self._db.execute(sql.SELECT_PROFILE_LINES, (user_id,))
-            ]
-        return Profile(
-            row["text"], int(row["version"]), row["kind"], lines, json.loads(row["state"])
-        )
-
-    # -- root memory units ----------------------------------------------------------------
-    def root_units(self, scope: Scope) -> list[RootUnit]:
-        with self._errors():
-            rows = self._db.execute(
-                sql.SELECT_ROOT_UNITS, (scope.user_id, scope.agent_id, scope.run_id)
-            ).fetchall()
-        return [_row_to_unit(r) for r in rows]
-
-    def root_unit_history(self, unit_id: str) -> list[RootUnit]:
-        with self._errors():
-            rows = self._db.execute(sql.SELECT_ROOT_UNIT_HISTORY, (unit_id,)).fetchall()
-        return [_row_to_unit(r) for r in rows]
-
-    def add_root_units(self, units: Sequence[RootUnit]) -> None:
-        stamp = now()
-        with self.transaction():
-            for u in units:
-                u.at = stamp
-                evidence = [{"memory_id": e.memory_id, "fact": e.fact} for e in u.evidence]
-                self._db.execute(
-                    sql.INSERT_ROOT_UNIT,
-                    (
-                        u.unit_id,
-                        u.user_id,
-                        u.agent_id,
-                        u.run_id,
-                        u.version,
-                        u.status,
-                        u.activation,
-                        u.guidance,
-                        json.dumps(evidence),
-                        u.event,
-                        json.dumps(u.detail),
-                        stamp,
-                    ),
-                )
-
-    def root_marks(self, scope: Scope) -> dict[str, tuple[str, int]]:
-        with self._errors():
-            rows = self._db.execute(sql.SELECT_ROOT_MARKS, (scope.user_id, scope_key(scope)))
-            return {r["memory_id"]: (r["state"], int(r["failures"])) for r in rows}
-
-    def mark_root(self, scope: Scope, marks: dict[str, tuple[str, int]]) -> None:
-        stamp, key = now(), scope_key(scope)
-        with self.transaction():
-            self._db.executemany(
-                sql.UPSERT_ROOT_MARK,
-                [(scope.user_id, key, mid, st, n, stamp) for mid, (st, n) in marks.items()],
-            )
+            rows = self._db.execute(query, [scope.user_id, after, *params, limit]).fetchall()
+        return [(int(r["rowid"]), row_to_memory(r)) for r in rows]
 
     # -- users and housekeeping -----------------------------------------------------------
     def user_exists(self, user_id: str) -> bool:
@@ -958,10 +743,11 @@ class SQLiteStore(RuleMemTables, Store):
     def delete_user(self, user_id: str) -> int:
         with self.transaction():
             count = self._db.execute(sql.COUNT_USER_MEMORIES, (user_id,)).fetchone()["n"]
+            for repo in self.repositories():
+                repo.delete_user(user_id)
             for statement in sql.DELETE_USER:
                 self._db.execute(statement, (user_id,))
             self._invalidate(user_id)
-            self._keys.clear()
             self._keyword_stats.clear()
         self._purge()
         return int(count)
@@ -977,10 +763,11 @@ class SQLiteStore(RuleMemTables, Store):
 
     def reset(self) -> None:
         with self.transaction():
+            for repo in self.repositories():
+                repo.reset()
             for statement in sql.RESET:
                 self._db.execute(statement)
             self._cache.clear()
-            self._keys.clear()
             self._keyword_stats.clear()
         self._purge()
 
@@ -1010,3 +797,22 @@ class SQLiteStore(RuleMemTables, Store):
             "embedder": json.loads(self.get_meta("embedder") or "null"),
             "schema": [name for _, name in self.migrations()],
         }
+
+
+class SQLiteRepository(Repository):
+    """Base of the SQLite route repositories: the store's connection and transactions,
+    and forgetting a user (or everyone) as deleting their rows from ``tables``."""
+
+    tables: tuple[str, ...] = ()
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.store = store
+        self.db = store.db
+
+    def delete_user(self, user_id: str) -> None:
+        for table in self.tables:
+            self.db.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
+
+    def reset(self) -> None:
+        for table in self.tables:
+            self.db.execute(f"DELETE FROM {table}")
