@@ -28,6 +28,7 @@ from pathlib import Path
 
 from logicmem import Memory
 from logicmem.config import load_settings
+from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.types import Scope
 
 NAMES = [
@@ -219,8 +220,8 @@ def main() -> None:
                 "p95_ms": round(percentile(times, 95), 2),
             }
         ratio = latency["context"]["p50_ms"] / max(latency["hybrid"]["p50_ms"], 1e-9)
-        critical = len(mem.store.critical_memories(Scope("perf")))
-        keys = len(mem.store.memory_keys(Scope("perf"))[0])
+        critical = len(VisibleRepository.of(mem.store).critical_memories(Scope("perf")))
+        keys = len(VisibleRepository.of(mem.store).memory_keys(Scope("perf"))[0])
         mem.close()
         size = sum(p.stat().st_size for p in Path(tmp).iterdir())
     rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -178,7 +178,9 @@ def forget_leaves_nothing(work: Path) -> dict[str, Any]:
     import numpy as np
 
     from logicmem import Memory
-    from logicmem.store.base import RootUnit, UnitEvidence
+    from logicmem.routes.rootmem.repo import RootMemRepository, RootUnit, UnitEvidence
+    from logicmem.routes.rulemem.repo import RuleMemRepository
+    from logicmem.routes.visible.repo import VisibleRepository
     from logicmem.types import Scope
 
     db = work / "forget.db"
@@ -205,19 +207,20 @@ def forget_leaves_nothing(work: Path) -> dict[str, Any]:
         guidance=f"avoid {DISTINCT[0]} pollen; suggest vegetarian dishes",
         evidence=[UnitEvidence(m.id, m.text) for m in memories],
     )
-    mem.store.add_root_units([unit])
+    visible = VisibleRepository.of(mem.store)
+    rules = RuleMemRepository.of(mem.store)
+    RootMemRepository.of(mem.store).add_units([unit])
     derived = [f"When gardening near {DISTINCT[0]} plants: mind the allergy"]
-    mem.store.cache_vectors("fay", derived, mem.embedder.embed(derived))
+    visible.cache_vectors("fay", derived, mem.embedder.embed(derived))
     mem.store.vectors(Scope("fay"))
+    profile = visible.load_profile("fay")
     objects = {
         "memories": len(memories),
-        "profile_lines": len(mem.store.load_profile("fay").lines)  # type: ignore[union-attr]
-        if mem.store.load_profile("fay")
-        else 0,
-        "rulemem_facts": len(mem.store.quads(Scope("fay"))[0]),
-        "rulemem_rules": len(mem.store.rules(Scope("fay"))[0]),
-        "root_units": len(mem.store.root_units(Scope("fay"))),
-        "keys": len(mem.store.memory_keys(Scope("fay"))[0]),
+        "profile_lines": len(profile.lines) if profile else 0,
+        "rulemem_facts": len(rules.quads(Scope("fay"))[0]),
+        "rulemem_rules": len(rules.rules(Scope("fay"))[0]),
+        "root_units": len(RootMemRepository.of(mem.store).units(Scope("fay"))),
+        "keys": len(visible.memory_keys(Scope("fay"))[0]),
     }
     before = _word_bytes(db)
     mem.delete_user("fay")

@@ -20,16 +20,18 @@ from logicmem import Memory
 from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block, check_block, line, quote
 from logicmem.routes.rootmem.build import SYSTEM as BUILD_SYSTEM
 from logicmem.routes.rootmem.build import _prompt as build_prompt
+from logicmem.routes.rootmem.repo import RootUnit, UnitEvidence
 from logicmem.routes.rootmem.router import _ask
 from logicmem.routes.rootmem.units import UsageMeter, clip, rules_text
 from logicmem.routes.rulemem.facts import Extracted, llm_quads
 from logicmem.routes.rulemem.induce import llm_rules
 from logicmem.routes.rulemem.prompt import PREMISE_INSTRUCTION
+from logicmem.routes.rulemem.repo import Quad
 from logicmem.routes.rulemem.walks import Path as RulePath
 from logicmem.routes.visible.bridge import hypotheses
 from logicmem.routes.visible.criticality import assess_with_llm
 from logicmem.routes.visible.profile_text import updater_prompt
-from logicmem.store.base import ProfileLine, Quad, RootUnit, UnitEvidence
+from logicmem.routes.visible.repo import ProfileLine
 from logicmem.types import MemoryEntry, Scope, Turn
 from logicmem.write.llm_extract import LLMExtractor
 

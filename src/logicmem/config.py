@@ -43,8 +43,9 @@ class LLMSettings(_Section):
 
 
 class ExtractSettings(_Section):
-    mode: Literal["auto", "llm", "rules"] = "auto"
-    """``auto`` uses the LLM only when it is capable (a configured server), else rules."""
+    mode: str = "auto"
+    """An extractor registered in ``EXTRACTORS`` (``llm``, ``rules``) or ``auto``: the LLM
+    one only when the LLM is capable (a configured server), else rules."""
     llm_attempts: int = 3
     dedup_threshold: float = 0.92
     min_words: int = 3
@@ -291,6 +292,7 @@ def load_settings(
         raise ConfigError(f"invalid settings ({problems}); fix the config file or env") from None
     check_provider("llm", settings.llm.provider)
     check_provider("embedder", settings.embedder.provider)
+    check_extract_mode(settings.extract.mode)
     return settings
 
 
@@ -312,4 +314,15 @@ def check_provider(section: Literal["llm", "embedder"], name: str) -> None:
         raise ConfigError(
             f"unknown {kind} {name!r} (from {env} or [{section}] provider in the config file): "
             f"choose one of {', '.join(sorted(choices))}"
+        )
+
+
+def check_extract_mode(mode: str) -> None:
+    """Refuse an ``extract.mode`` that is neither ``auto`` nor a registered extractor."""
+    from logicmem.write.base import EXTRACTORS  # lazily, like the model registries
+
+    if mode != "auto" and mode not in EXTRACTORS:
+        raise ConfigError(
+            f"unknown extract.mode {mode!r} (LOGICMEM_EXTRACT_MODE or [extract] mode): "
+            f"choose one of auto, {', '.join(EXTRACTORS.names())}"
         )

@@ -20,11 +20,11 @@ from logicmem.models.llm.base import LLM, ChatMessage
 from logicmem.prompting import DATA_NOT_INSTRUCTIONS
 from logicmem.routes.base import CONSOLIDATORS, METHODS, ROUTES, RouteEnv
 from logicmem.routes.rulemem.prompt import premise_instruction
-from logicmem.routes.visible.hook import VisibilityIndexer
-from logicmem.store.base import STORES, Store
+from logicmem.store.base import Store
+from logicmem.store.url import open_store, redact
 from logicmem.types import AddResult, Budget, Context, MemoryEntry, Scope, SearchResult
 from logicmem.write.messages import normalize_time, parse_messages
-from logicmem.write.pipeline import WritePipeline
+from logicmem.write.pipeline import WritePipeline, build_hooks
 
 ANSWER_SYSTEM = (
     """You are a personal assistant with a long-term memory of the user.
@@ -57,8 +57,9 @@ class Memory:
     """Long-term memory for one deployment (many users), mem0-style.
 
     ``Memory()`` opens the store from settings (``LOGICMEM_STORE`` or the default path);
-    pass ``store=":memory:"`` for a throwaway one, or ``config={...}`` to override
-    settings. Models load lazily, on first use.
+    ``store`` takes a path or a store URL (``sqlite:///abs/path.db``, ``:memory:`` for a
+    throwaway one; see ``logicmem.store.url``), ``config={...}`` overrides settings.
+    Models load lazily, on first use.
     """
 
     def __init__(
@@ -79,7 +80,7 @@ class Memory:
         self.embedder = embedder or build_embedder(self.settings.embedder)
         self._llm = llm
         self._llm_built = llm is not None
-        self.store: Store = STORES.create("sqlite", self.settings.store)
+        self.store: Store = open_store(self.settings.store)
         self._check_embedder()
         self.env = RouteEnv(
             store=self.store,
@@ -91,11 +92,10 @@ class Memory:
             rootmem=self.settings.rootmem,
             rulemem=self.settings.rulemem,
         )
-        self.pipeline = WritePipeline(self.store, self.embedder, self.llm, self.settings.extract)
-        if self.settings.visibility.enabled:
-            self.pipeline.hooks.append(
-                VisibilityIndexer(self.store, self.embedder, self.llm, self.settings.visibility)
-            )
+        hooks = build_hooks(self.store, self.embedder, self.llm, self.settings)
+        self.pipeline = WritePipeline(
+            self.store, self.embedder, self.llm, self.settings.extract, hooks=hooks
+        )
         self.assembler = ContextAssembler([ROUTES.create(name) for name in routes])
         self._resume()
 
@@ -117,7 +117,7 @@ class Memory:
             self.store.close()
             info = json.loads(bound)
             raise StoreError(
-                f"the store {self.settings.store} was built with embedder {info['name']} "
+                f"the store {redact(self.settings.store)} was built with embedder {info['name']} "
                 f"({info['dims']} dims), not {self.embedder.name}. Open it with the same "
                 "embedder (LOGICMEM_EMBEDDER / [embedder] in the config), or use a new store "
                 "and re-ingest: `logicmem export` then `logicmem ingest --format jsonl`."

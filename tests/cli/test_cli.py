@@ -148,3 +148,13 @@ def test_cli_reference_is_current() -> None:
 
     doc = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
     assert doc.read_text() == render(), "regenerate: python -m logicmem.cli.reference > docs/cli.md"
+
+
+def test_store_urls_work_in_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"sqlite://{tmp_path / 'url.db'}"  # sqlite:///abs/path
+    assert _run(capsys, "add", "I have a cat.", "--user", "Ana", "--store", url)[0] == 0
+    code, out, _ = _run(capsys, "stats", "--store", url, "--json")
+    stats = json.loads(out)
+    assert code == 0 and stats["turns"] == 1 and stats["path"] == str(tmp_path / "url.db")
+    code, _, err = _run(capsys, "stats", "--store", "postgresql://u:pw@db/mem")
+    assert code == 2 and "PostgreSQL backend is not installed yet" in err and "pw" not in err

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from logicmem import Memory
+from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.types import Scope
 
 pytestmark = pytest.mark.slow
@@ -28,7 +29,7 @@ def _critical(tmp_path: Path, user: str, texts: list[str]) -> list[tuple[str, fl
     with Memory(tmp_path / f"{user}.db", config={"llm": {"provider": "none"}}) as mem:
         for text in texts:
             mem.add([{"role": "user", "content": text}], user_id=user, infer=False)
-        rows = mem.store.critical_memories(Scope(user))
+        rows = VisibleRepository.of(mem.store).critical_memories(Scope(user))
         return sorted((r.ctype, round(r.score, 3)) for r in rows)
 
 

@@ -20,7 +20,9 @@ from logicmem.config import EmbedderSettings
 from logicmem.errors import InputError, ModelError
 from logicmem.models.embed import minilm
 from logicmem.models.embed.minilm import MiniLMEmbedder
-from logicmem.store.base import HornRule, ProfileLine, Quad, RootUnit, UnitEvidence
+from logicmem.routes.rootmem.repo import RootMemRepository, RootUnit, UnitEvidence
+from logicmem.routes.rulemem.repo import HornRule, Quad, RuleMemRepository
+from logicmem.routes.visible.repo import ProfileLine, VisibleRepository
 from logicmem.types import MemoryEntry, Scope
 
 MAYA = Scope("maya")
@@ -97,7 +99,7 @@ def test_as_of_is_validated_and_takes_datetimes(mem: Memory) -> None:
 def test_context_honours_as_of_in_every_route(mem: Memory) -> None:
     old, _ = _doses(mem)
     # A root unit and a rule built while the 20 mg dose held, both citing it.
-    mem.store.add_root_units(
+    RootMemRepository.of(mem.store).add_units(
         [
             RootUnit(
                 "u1", "maya", "questions about Maya's medication", "mind the dose",
@@ -107,7 +109,7 @@ def test_context_honours_as_of_in_every_route(mem: Memory) -> None:
     )  # fmt: skip
     rule = HornRule("r1", "maya", ["X takes lisinopril"], "X has high blood pressure",
                     status="admitted", source_memories=[old.id])  # fmt: skip
-    mem.store.upsert_rule(rule, mem.embedder.embed_one(rule.head))
+    RuleMemRepository.of(mem.store).upsert_rule(rule, mem.embedder.embed_one(rule.head))
     then = mem.context(QUERY, user_id="maya", k=10, as_of=MARCH)
     assert {"rootmem", "rulemem"} <= {i.route for i in then.items}
     assert all("40 mg" not in i.text for i in then.items)
@@ -125,7 +127,9 @@ def test_rulemem_facts_are_those_valid_then(tmp_path: Path) -> None:
         old, new = _doses(mem)
         quads = [Quad("q1", old.id, "maya", "takes", "20 mg of lisinopril", JANUARY),
                  Quad("q2", new.id, "maya", "takes", "40 mg of lisinopril", JUNE)]  # fmt: skip
-        mem.store.add_quads("maya", quads, mem.embedder.embed([q.text() for q in quads]))
+        RuleMemRepository.of(mem.store).add_quads(
+            "maya", quads, mem.embedder.embed([q.text() for q in quads])
+        )
         hits = mem.search(QUERY, user_id="maya", k=6, method="rulemem_norules", as_of=MARCH).hits
         facts = [h for h in hits if h.route == "rulemem"]
         assert facts and all("20 mg" in h.reason and "40 mg" not in h.reason for h in facts)
@@ -138,8 +142,8 @@ def test_the_profile_keeps_only_lines_valid_then(tmp_path: Path) -> None:
         lines = [ProfileLine("Takes 20 mg of lisinopril", [old.id], []),
                  ProfileLine("Takes 40 mg of lisinopril", [new.id], []),
                  ProfileLine("Keeps a garden", [], [])]  # fmt: skip
-        mem.store.set_profile("maya", "\n".join(li.text for li in lines), kind="extractive",
-                              lines=lines)  # fmt: skip
+        text = "\n".join(li.text for li in lines)
+        VisibleRepository.of(mem.store).set_profile("maya", text, kind="extractive", lines=lines)
         now = mem.search(QUERY, user_id="maya", method="profile_llm").hits
         assert [h.text for h in now] == [li.text for li in lines]  # the profile is of now
         then = mem.search(QUERY, user_id="maya", method="profile_llm", as_of=MARCH).hits

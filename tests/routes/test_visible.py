@@ -14,6 +14,7 @@ from logicmem.routes.visible.hook import about_user
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import key_score
 from logicmem.routes.visible.relevance import load_model
+from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.routes.visible.route import (
     _Candidate,
     asks_about_someone,
@@ -151,7 +152,9 @@ def test_every_authored_example_is_about_the_prototype_subject() -> None:
 def test_criticality_from_the_knowledge_resource(tmp_path: Path) -> None:
     mem = _memory(tmp_path)
     _add(mem, "I'm allergic to peanuts.", "I take warfarin every evening.", *ORDINARY)
-    rows = {r.memory_id: r for r in mem.store.critical_memories(Scope("maya"))}
+    rows = {
+        r.memory_id: r for r in VisibleRepository.of(mem.store).critical_memories(Scope("maya"))
+    }
     texts = {m.id: m.text for m in mem.get_all(user_id="maya")}
     critical = {texts[i]: r.ctype for i, r in rows.items()}
     assert critical == {"maya is allergic to peanuts.": "allergy",
@@ -278,7 +281,7 @@ def test_a_failing_llm_falls_back_to_the_resource_and_is_counted(tmp_path: Path)
     mem = _memory(tmp_path, llm=llm)
     _add(mem, "I'm allergic to peanuts.")
     assert mem.stats()["events"] == {"criticality_llm_failure": 1}
-    assert len(mem.store.critical_memories(Scope("maya"))) == 1
+    assert len(VisibleRepository.of(mem.store).critical_memories(Scope("maya"))) == 1
 
 
 def test_visibility_can_be_switched_off(tmp_path: Path) -> None:

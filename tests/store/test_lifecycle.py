@@ -12,6 +12,7 @@ import pytest
 from kit import HashEmbedder
 
 from logicmem import Memory, NotFoundError, StoreError
+from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.store import schema
 from logicmem.store.sqlite import SQLiteStore
 from logicmem.types import MemoryEntry, Scope, Turn
@@ -152,8 +153,8 @@ def test_forget_leaves_no_byte_of_the_user_in_the_file(tmp_path: Path) -> None:
     mem.consolidate(user_id="ana", only=["profile"])
     # A text derived from the user's memory (what the LLM anticipation path caches).
     derived = [f"When travelling with {words[0]}: book a pet-friendly room"]
-    mem.store.cache_vectors("ana", derived, mem.embedder.embed(derived))
-    assert mem.store.load_profile("ana") is not None
+    VisibleRepository.of(mem.store).cache_vectors("ana", derived, mem.embedder.embed(derived))
+    assert VisibleRepository.of(mem.store).load_profile("ana") is not None
     assert all(_bytes_of(path, w) > 0 for w in words)
     mem.delete_user("ana")
     assert [w for w in words if _bytes_of(path, w)] == []

@@ -29,6 +29,7 @@ from logicmem.config import Settings
 from logicmem.memory import Memory
 from logicmem.models.embed.base import Embedder
 from logicmem.models.llm.base import LLM
+from logicmem.store.url import sqlite_url
 
 
 @dataclass
@@ -197,7 +198,10 @@ class Engine:
 
     # -- stores ---------------------------------------------------------------------------
     def _memory(self, path: Path) -> Memory:
-        return Memory(path, config=self.settings, embedder=self.embedder, llm=self.llm)
+        # The bench's stores are throwaway SQLite files in its workdir (a plan's store is a
+        # copy of its background template), whatever store the settings name.
+        store = sqlite_url(path)
+        return Memory(store, config=self.settings, embedder=self.embedder, llm=self.llm)
 
     @staticmethod
     def _add(mem: Memory, plan: Plan, sessions: list[Session]) -> None:

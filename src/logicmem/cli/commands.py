@@ -16,6 +16,7 @@ from logicmem.config import load_settings
 from logicmem.errors import InputError, NotFoundError
 from logicmem.io.formats import Session, read_sessions
 from logicmem.memory import Memory
+from logicmem.store.url import redact
 from logicmem.write.messages import normalize_time, parse_messages
 
 
@@ -31,7 +32,7 @@ def _require_user(mem: Memory, user: str) -> None:
         known = mem.admin_users()
         hint = f"users in this store: {', '.join(known[:10])}" if known else "the store is empty"
         raise NotFoundError(
-            f"no memories for user {user!r} in {mem.settings.store} ({hint}); "
+            f"no memories for user {user!r} in {redact(mem.settings.store)} ({hint}); "
             "add some with `logicmem ingest` or `logicmem add`"
         )
 
@@ -82,13 +83,13 @@ def ingest(args: argparse.Namespace) -> int:
             totals["superseded"] += len(result.superseded)
             totals["failures"] += result.failures
     if args.json:
-        emit_json({**totals, "store": mem.settings.store})
+        emit_json({**totals, "store": redact(mem.settings.store)})
     else:
         print(
             f"ingested {totals['turns']} new turns in {totals['sessions']} sessions for "
             f"{args.user}: {totals['memories']} memories added, {totals['merged']} merged, "
             f"{totals['superseded']} superseded, {totals['failures']} extraction failures "
-            f"(store {mem.settings.store})"
+            f"(store {redact(mem.settings.store)})"
         )
     return 0
 

@@ -18,7 +18,11 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--store", help="store file (default: $LOGICMEM_STORE or the user data dir)")
+    p.add_argument(
+        "--store",
+        help="store path or URL: a file, sqlite:///abs/path.db, :memory: "
+        "(default: $LOGICMEM_STORE or the user data dir)",
+    )
     p.add_argument("--config", help="TOML settings file (default: $LOGICMEM_CONFIG)")
 
 

@@ -1,8 +1,17 @@
-"""The store interface. SQLite implements it; a PostgreSQL + pgvector backend will too.
+"""The core store interface and the route repositories' interface and registry.
 
-A store keeps raw turns, memories (text, provenance, vector), a history row for every
-change, and counted events (extraction failures and fallbacks). It knows nothing about
-models: vectors arrive computed, and the embedder identity is only recorded and checked.
+A store keeps what every deployment needs: raw turns, memories (text, provenance, vector,
+validity), a history row for every change, the keyword index, counted events (extraction
+failures and fallbacks), users and transactions. It knows nothing about models: vectors
+arrive computed, and the embedder identity is only recorded and checked.
+
+A route that persists its own objects (visibility annotations and profiles, root units,
+RuleMem facts and rules) declares a ``Repository`` interface in its package and one
+implementation per backend, registered in ``REPOSITORIES`` under ``(name, backend)``;
+``store.repository(name)`` gives the one for the store's backend. Forgetting a memory or
+a user, and ``reset``, call every registered repository of the backend inside the core's
+transaction, so no route keeps a byte of what was forgotten. A new backend (PostgreSQL +
+pgvector) implements ``Store`` and the repositories it supports.
 """
 
 from __future__ import annotations
@@ -10,11 +19,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar, overload
 
 import numpy as np
 
+from logicmem.errors import StoreError
 from logicmem.registry import Registry
 from logicmem.types import MemoryEntry, Scope, Turn
 
@@ -29,128 +39,87 @@ class HistoryRow:
     at: str
 
 
-@dataclass
-class Criticality:
-    """Why a memory is a standing constraint that can change future advice."""
-
-    memory_id: str
-    score: float
-    ctype: str
-    reason: str
-    source: str  # "kb", "classifier", "prototype" or "llm"
+R = TypeVar("R", bound="Repository")
 
 
-@dataclass
-class MemoryKey:
-    """An anticipation key: a situation in which a memory will matter."""
+class Repository(ABC):
+    """A route's own objects in one backend. ``name`` is the route's repository name;
+    the constructor takes the store whose connection and transactions it shares."""
 
-    memory_id: str
-    key: str
-    kind: str  # "kb" (knowledge resource) or "llm"
-    ref: str  # the knowledge entry id, or the model name
+    name: ClassVar[str] = ""
 
+    @classmethod
+    def of(cls: type[R], store: Store) -> R:
+        """This interface's repository in ``store`` (StoreError if its backend has none)."""
+        return store.repository(cls.name, cls)
 
-@dataclass
-class ProfileLine:
-    """One line of a user's always-visible profile and the memories it comes from."""
+    # Forgetting: called by the core inside its transaction, before it commits.
+    @abstractmethod
+    def delete_memory(self, entry: MemoryEntry) -> None:
+        """Remove everything derived from ``entry`` (rows, texts, citations of it)."""
 
-    text: str
-    memory_ids: list[str]
-    source_turns: list[str]
+    @abstractmethod
+    def delete_user(self, user_id: str) -> None:
+        """Remove every row of the user."""
 
-
-@dataclass
-class Profile:
-    """A user's always-visible profile: its lines, how it was built (``llm`` or
-    ``extractive``) and its builder's watermark (``state``)."""
-
-    text: str
-    version: int
-    kind: str
-    lines: list[ProfileLine]
-    state: dict[str, Any]
+    @abstractmethod
+    def reset(self) -> None:
+        """Remove every user's rows."""
 
 
-@dataclass
-class UnitEvidence:
-    """One piece of a root unit's evidence: a memory and the short fact taken from it."""
-
-    memory_id: str
-    fact: str
+REPOSITORIES: Registry[Repository] = Registry("repository")
 
 
-@dataclass
-class RootUnit:
-    """One version of a RootMem root memory unit U = <R, E> (seed rootmem-imlogic.md §4.1).
-
-    R is ``activation`` (when the unit applies) and ``guidance`` (how it should shape a
-    response); E is ``evidence``. ``event`` says what made this version (create, enrich,
-    refine, merge, merged, prune); ``status`` is active, merged (into ``detail["into"]``)
-    or retired (no evidence left).
-    """
-
-    unit_id: str
-    user_id: str
-    activation: str
-    guidance: str
-    evidence: list[UnitEvidence]
-    version: int = 1
-    status: str = "active"
-    event: str = "create"
-    detail: dict[str, Any] = field(default_factory=dict)
-    agent_id: str | None = None
-    run_id: str | None = None
-    at: str = ""
-
-
-@dataclass
-class Quad:
-    """A temporal quadruple (subject, relation, object, time) read from one memory (RuleMem)."""
-
-    id: str
-    memory_id: str
-    subject: str
-    relation: str
-    object: str
-    time: str | None = None
-    source: str = "rules"  # the extractor that read it: "llm" or "rules"
-
-    def text(self) -> str:
-        return " ".join(p for p in (self.subject, self.relation, self.object) if p)
-
-
-@dataclass
-class HornRule:
-    """A natural-language Horn rule ``B1 ∧ … ∧ Bn ⇒ H`` and its RPC validation (RuleMem).
-
-    ``status`` is admitted, rejected or unvalidated (no log-likelihood backend);
-    ``support`` counts the reasoning paths it was induced from; ``inducer`` is
-    ``template`` or the LLM that wrote it.
-    """
-
-    id: str
-    user_id: str
-    body: list[str]
-    head: str
-    support: int = 1
-    status: str = "unvalidated"
-    delta_self: float | None = None
-    delta_fact: float | None = None
-    score: float | None = None
-    source_memories: list[str] = field(default_factory=list)
-    inducer: str = "template"
-    detail: dict[str, Any] = field(default_factory=dict)
-    agent_id: str | None = None
-    run_id: str | None = None
-
-    def render(self) -> str:
-        return "Rule: " + " ∧ ".join(self.body) + " ⇒ " + self.head
+def register_repository(name: str, backend: str, target: Any) -> None:
+    """Register ``target`` (a class or a lazy ``module:Class``) as the ``name``
+    repository of the ``backend`` store."""
+    REPOSITORIES.register(f"{name}:{backend}", target)
 
 
 class Store(ABC):
-    """Persistence for one logicmem deployment (many users)."""
+    """Persistence for one logicmem deployment (many users). ``backend`` is the name it
+    is registered under in ``STORES`` (and its repositories in ``REPOSITORIES``)."""
 
+    backend: ClassVar[str] = ""
     read_only: bool = False
+    _repositories: dict[str, Repository]
+
+    @overload
+    def repository(self, name: str) -> Repository: ...
+
+    @overload
+    def repository(self, name: str, kind: type[R]) -> R: ...
+
+    def repository(self, name: str, kind: type[Repository] | None = None) -> Repository:
+        """The ``name`` repository of this store's backend (``kind``: the interface it
+        must implement); StoreError when the backend has none."""
+        cache = self.__dict__.setdefault("_repositories", {})
+        repo = cache.get(name)
+        if repo is None:
+            key = f"{name}:{self.backend}"
+            if key not in REPOSITORIES:
+                here = [n.partition(":")[0] for n in self.repository_names()]
+                raise StoreError(
+                    f"the {self.backend} store has no {name} repository: the route that "
+                    f"needs it cannot run on this backend (it has: {', '.join(here) or 'none'}"
+                    f"); register one with register_repository({name!r}, {self.backend!r}, "
+                    "'module:Class') or use a store that has it"
+                )
+            repo = cache[name] = REPOSITORIES.create(key, self)
+        if kind is not None and not isinstance(repo, kind):
+            raise StoreError(
+                f"the {name} repository of the {self.backend} store is a "
+                f"{type(repo).__name__}, not a {kind.__name__}"
+            )
+        return repo
+
+    def repository_names(self) -> list[str]:
+        """Registry keys (``name:backend``) of every repository of this backend."""
+        return [n for n in REPOSITORIES.names() if n.endswith(f":{self.backend}")]
+
+    def repositories(self) -> list[Repository]:
+        """Every registered repository of this backend (forgetting reaches them all)."""
+        return [self.repository(n.partition(":")[0]) for n in self.repository_names()]
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[None]:
@@ -273,102 +242,10 @@ class Store(ABC):
         """Ids and the (n, dims) unit-vector matrix of the scope's memories, in the
         order they were stored (the visible route reads later rows as said more recently)."""
 
-    # -- visibility annotations -----------------------------------------------------------
-    @abstractmethod
-    def set_criticality(self, user_id: str, rows: Sequence[Criticality]) -> None: ...
-
-    @abstractmethod
-    def critical_memories(self, scope: Scope, *, as_of: str | None = None) -> list[Criticality]:
-        """Criticality rows of the scope's memories valid now (or at ``as_of``)."""
-
-    @abstractmethod
-    def add_keys(self, user_id: str, keys: Sequence[MemoryKey], vectors: np.ndarray) -> None: ...
-
-    @abstractmethod
-    def memory_keys(
-        self, scope: Scope, *, as_of: str | None = None
-    ) -> tuple[list[MemoryKey], np.ndarray]:
-        """Anticipation keys of the scope's memories valid now (or at ``as_of``)."""
-
-    @abstractmethod
-    def cached_vectors(self, user_id: str, texts: Sequence[str]) -> dict[str, np.ndarray]:
-        """Vectors computed earlier for texts derived from this user's memories."""
-
-    @abstractmethod
-    def cache_vectors(self, user_id: str, texts: Sequence[str], vectors: np.ndarray) -> None: ...
-
-    @abstractmethod
-    def get_profile(self, user_id: str) -> tuple[str, int] | None:
-        """The user's always-visible profile text and its version, if any."""
-
-    @abstractmethod
-    def set_profile(
-        self,
-        user_id: str,
-        text: str,
-        *,
-        kind: str = "",
-        lines: Sequence[ProfileLine] = (),
-        state: dict[str, Any] | None = None,
-    ) -> None:
-        """Replace the user's profile (text, kind, per-line provenance, watermark) at once."""
-
-    @abstractmethod
-    def load_profile(self, user_id: str) -> Profile | None:
-        """The user's profile with its lines and watermark, if any."""
-
-    # -- root memory units (RootMem) ------------------------------------------------------
-    @abstractmethod
-    def root_units(self, scope: Scope) -> list[RootUnit]:
-        """The scope's active units, each at its latest version (scope matched exactly)."""
-
-    @abstractmethod
-    def root_unit_history(self, unit_id: str) -> list[RootUnit]:
-        """Every version of a unit, oldest first."""
-
-    @abstractmethod
-    def add_root_units(self, units: Sequence[RootUnit]) -> None:
-        """Insert new unit versions (a version that exists already is an error)."""
-
-    @abstractmethod
-    def root_marks(self, scope: Scope) -> dict[str, tuple[str, int]]:
-        """The construction watermark: memory id -> (state, failed runs)."""
-
-    @abstractmethod
-    def mark_root(self, scope: Scope, marks: dict[str, tuple[str, int]]) -> None:
-        """Set memories' watermark state (``done``, ``failed``, ``skipped``) and failures."""
-
-    # -- RuleMem facts and rules ----------------------------------------------------------
     @abstractmethod
     def memories_after(self, scope: Scope, after: int, limit: int) -> list[tuple[int, MemoryEntry]]:
         """Active memories of the scope stored after position ``after``, oldest first, each
         with its position (a watermark for incremental consumers)."""
-
-    @abstractmethod
-    def add_quads(self, user_id: str, quads: Sequence[Quad], vectors: np.ndarray) -> None: ...
-
-    @abstractmethod
-    def quads(self, scope: Scope, *, as_of: str | None = None) -> tuple[list[Quad], np.ndarray]:
-        """Quadruples of the scope's memories valid now (or at ``as_of``) and the unit
-        vectors of their text."""
-
-    @abstractmethod
-    def upsert_rule(self, rule: HornRule, vector: np.ndarray) -> bool:
-        """Insert a rule (True), or add its support and sources to the rule with its id
-        (False; that rule keeps its validation)."""
-
-    @abstractmethod
-    def rules(
-        self, scope: Scope, statuses: Sequence[str] | None = None
-    ) -> tuple[list[HornRule], np.ndarray]:
-        """The scope's rules (scope matched exactly) and the unit vectors of their heads."""
-
-    @abstractmethod
-    def rulemem_watermark(self, scope: Scope) -> int:
-        """Position of the last memory the RuleMem consolidator took in (0: none)."""
-
-    @abstractmethod
-    def set_rulemem_watermark(self, scope: Scope, position: int) -> None: ...
 
     # -- users and housekeeping -----------------------------------------------------------
     @abstractmethod
@@ -398,3 +275,14 @@ class Store(ABC):
 
 STORES: Registry[Store] = Registry("store")
 STORES.register("sqlite", "logicmem.store.sqlite:SQLiteStore")
+
+# Built-in route repositories, per (route, backend); a backend registers its own the same way.
+register_repository(
+    "visible", "sqlite", "logicmem.routes.visible.repo_sqlite:SQLiteVisibleRepository"
+)
+register_repository(
+    "rootmem", "sqlite", "logicmem.routes.rootmem.repo_sqlite:SQLiteRootMemRepository"
+)
+register_repository(
+    "rulemem", "sqlite", "logicmem.routes.rulemem.repo_sqlite:SQLiteRuleMemRepository"
+)

@@ -1,4 +1,6 @@
-"""SQLite schema as numbered, recorded migrations, and every SQL statement the store runs.
+"""SQLite schema as numbered, recorded migrations (every table, the routes' included), and
+the SQL statements the core store runs; each route repository's statements live in its
+``repo_sqlite`` module.
 
 Migrations are append-only: never edit one that has shipped, add the next number.
 """
@@ -292,7 +294,7 @@ INSERT_TURN = """
 INSERT OR IGNORE INTO turns (user_id, agent_id, run_id, session_id, turn_id, seq, speaker,
     role, text, said_at, metadata, created_at, pending, claim, claim_at, infer)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)"""
-NEXT_TURN_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 FROM turns WHERE user_id = ?"
+NEXT_TURN_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM turns WHERE user_id = ?"
 TURN_COLUMNS = (
     "user_id, agent_id, run_id, session_id, turn_id, seq, speaker, role, text, said_at, metadata"
 )
@@ -307,7 +309,7 @@ FINISH_TURN = (
     "UPDATE turns SET pending = 0, claim = NULL, claim_at = NULL "
     "WHERE user_id = ? AND session_id = ? AND turn_id = ?"
 )
-COUNT_PENDING = "SELECT COUNT(*) FROM turns WHERE pending = 1"
+COUNT_PENDING = "SELECT COUNT(*) AS n FROM turns WHERE pending = 1"
 
 MEMORY_COLUMNS = (
     "id, user_id, agent_id, run_id, text, category, said_at, session_id, source_turns,"
@@ -324,7 +326,12 @@ CLAIM_INDEX = (
 )
 MARK_INDEXED = "UPDATE memories SET index_claim = NULL WHERE id IN ({marks})"
 SELECT_MEMORY = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = ?"
+SELECT_MEMORIES_IN = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id IN ({{marks}})"
 SELECT_MEMORIES = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ?"
+# Incremental consumers (RuleMem) read active memories after a position (rowid) watermark.
+SELECT_MEMORIES_AFTER = f"""
+SELECT rowid, {MEMORY_COLUMNS} FROM memories
+WHERE user_id = ? AND status = 'active' AND rowid > ?"""
 SELECT_VECTORS = "SELECT id, embedding FROM memories WHERE user_id = ?"
 DELETE_MEMORY = "DELETE FROM memories WHERE id = ?"
 MEMORY_ROWID = "SELECT rowid FROM memories WHERE id = ?"
@@ -335,7 +342,9 @@ DELETE_TERMS = "DELETE FROM memory_terms WHERE memory_rowid = ?"
 SELECT_POSTINGS = """
 SELECT m.id, t.term, t.tf, m.n_terms FROM memory_terms t JOIN memories m
 ON m.rowid = t.memory_rowid WHERE t.user_id = ? AND t.term IN ({marks})"""
-KEYWORD_STATS = "SELECT COUNT(*), COALESCE(SUM(n_terms), 0) FROM memories WHERE user_id = ?"
+KEYWORD_STATS = (
+    "SELECT COUNT(*) AS docs, COALESCE(SUM(n_terms), 0) AS length FROM memories WHERE user_id = ?"
+)
 
 INSERT_HISTORY = """
 INSERT INTO history (memory_id, user_id, event, old_text, new_text, detail, at)
@@ -343,26 +352,21 @@ VALUES (?, ?, ?, ?, ?, ?, ?)"""
 SELECT_HISTORY = """
 SELECT memory_id, user_id, event, old_text, new_text, detail, at FROM history
 WHERE memory_id = ? ORDER BY rowid"""
+TURN_CITED = "SELECT 1 FROM memories WHERE user_id = ? AND source_turns LIKE ? LIMIT 1"
+REDACT_TURN = """
+UPDATE turns SET text = '', metadata = '{"redacted": true}', pending = 0
+WHERE user_id = ? AND turn_id = ?"""
 # delete(id) keeps one tombstone: the rows stay, their texts and details go.
 REDACT_HISTORY = (
     "UPDATE history SET old_text = NULL, new_text = NULL, detail = '{}' WHERE memory_id = ?"
 )
 
 INSERT_EVENT = "INSERT INTO events (user_id, kind, detail, at) VALUES (?, ?, ?, ?)"
-COUNT_EVENTS = "SELECT kind, COUNT(*) FROM events GROUP BY kind"
+COUNT_EVENTS = "SELECT kind, COUNT(*) AS n FROM events GROUP BY kind"
 
+# The core's tables; each route's repository deletes its own (``Repository.delete_user``).
 DELETE_USER = (
     "DELETE FROM memory_terms WHERE user_id = ?",
-    "DELETE FROM text_vectors WHERE user_id = ?",
-    "DELETE FROM rulemem_facts WHERE user_id = ?",
-    "DELETE FROM rulemem_rules WHERE user_id = ?",
-    "DELETE FROM rulemem_progress WHERE user_id = ?",
-    "DELETE FROM criticality WHERE user_id = ?",
-    "DELETE FROM memory_keys WHERE user_id = ?",
-    "DELETE FROM profiles WHERE user_id = ?",
-    "DELETE FROM root_units WHERE user_id = ?",
-    "DELETE FROM root_marks WHERE user_id = ?",
-    "DELETE FROM profile_lines WHERE user_id = ?",
     "DELETE FROM turns WHERE user_id = ?",
     "DELETE FROM memories WHERE user_id = ?",
     "DELETE FROM history WHERE user_id = ?",
@@ -370,16 +374,6 @@ DELETE_USER = (
 )
 RESET = (
     "DELETE FROM memory_terms",
-    "DELETE FROM text_vectors",
-    "DELETE FROM rulemem_facts",
-    "DELETE FROM rulemem_rules",
-    "DELETE FROM rulemem_progress",
-    "DELETE FROM criticality",
-    "DELETE FROM memory_keys",
-    "DELETE FROM profiles",
-    "DELETE FROM root_units",
-    "DELETE FROM root_marks",
-    "DELETE FROM profile_lines",
     "DELETE FROM turns",
     "DELETE FROM memories",
     "DELETE FROM history",
@@ -389,106 +383,11 @@ USER_EXISTS = """
 SELECT 1 FROM turns WHERE user_id = ? UNION ALL SELECT 1 FROM memories WHERE user_id = ? LIMIT 1"""
 LIST_USERS = "SELECT user_id FROM turns UNION SELECT user_id FROM memories ORDER BY 1"
 STATS = """
-SELECT (SELECT COUNT(*) FROM turns), (SELECT COUNT(*) FROM memories WHERE status = 'active'),
-    (SELECT COUNT(*) FROM memories WHERE status = 'superseded'),
-    (SELECT COUNT(*) FROM (SELECT user_id FROM turns UNION SELECT user_id FROM memories)),
-    (SELECT COUNT(*) FROM history), (SELECT COUNT(*) FROM turns WHERE pending = 1)"""
-
-DELETE_ANNOTATIONS = (
-    "DELETE FROM criticality WHERE memory_id = ?",
-    "DELETE FROM memory_keys WHERE memory_id = ?",
-    "DELETE FROM rulemem_facts WHERE memory_id = ?",
-    # A rule quotes the memories it was induced from: it goes with any of them.
-    "DELETE FROM rulemem_rules WHERE source_memories LIKE '%\"' || ? || '\"%'",
-)
-UPSERT_CRITICALITY = """
-INSERT INTO criticality (memory_id, user_id, score, ctype, reason, source, at)
-VALUES (?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT(memory_id) DO UPDATE SET score = excluded.score, ctype = excluded.ctype,
-    reason = excluded.reason, source = excluded.source, at = excluded.at"""
-SELECT_CRITICAL = """
-SELECT c.memory_id, c.score, c.ctype, c.reason, c.source
-FROM criticality c JOIN memories m ON m.id = c.memory_id
-WHERE c.user_id = ?"""
-DELETE_KEYS_OF = "DELETE FROM memory_keys WHERE memory_id IN ({marks})"
-INSERT_KEY = """
-INSERT INTO memory_keys (memory_id, user_id, key, kind, ref, embedding) VALUES (?, ?, ?, ?, ?, ?)"""
-SELECT_KEYS = """
-SELECT k.memory_id, k.key, k.kind, k.ref, k.embedding
-FROM memory_keys k JOIN memories m ON m.id = k.memory_id
-WHERE k.user_id = ?"""
+SELECT (SELECT COUNT(*) FROM turns) AS turns,
+    (SELECT COUNT(*) FROM memories WHERE status = 'active') AS active,
+    (SELECT COUNT(*) FROM memories WHERE status = 'superseded') AS superseded,
+    (SELECT COUNT(*) FROM (SELECT user_id FROM turns UNION SELECT user_id FROM memories)) AS users,
+    (SELECT COUNT(*) FROM history) AS history,
+    (SELECT COUNT(*) FROM turns WHERE pending = 1) AS pending"""
+COUNT_USER_MEMORIES = "SELECT COUNT(*) AS n FROM memories WHERE user_id = ?"
 DATA_VERSION = "PRAGMA data_version"
-SELECT_PROFILE = "SELECT text, version, updated_at FROM profiles WHERE user_id = ?"
-SELECT_PROFILE_FULL = "SELECT text, version, kind, state FROM profiles WHERE user_id = ?"
-UPSERT_PROFILE = """
-INSERT INTO profiles (user_id, text, version, updated_at, kind, state) VALUES (?, ?, 1, ?, ?, ?)
-ON CONFLICT(user_id) DO UPDATE SET text = excluded.text, version = profiles.version + 1,
-    updated_at = excluded.updated_at, kind = excluded.kind, state = excluded.state"""
-DELETE_PROFILE_LINES = "DELETE FROM profile_lines WHERE user_id = ?"
-INSERT_PROFILE_LINE = """
-INSERT INTO profile_lines (user_id, line_no, text, memory_ids, source_turns)
-VALUES (?, ?, ?, ?, ?)"""
-SELECT_PROFILE_LINES = """
-SELECT text, memory_ids, source_turns FROM profile_lines WHERE user_id = ? ORDER BY line_no"""
-# Root memory units: every change is a new (unit_id, version) row; the current unit is
-# its highest version, shown while its status is 'active'. Scope match is exact (IS).
-ROOT_SCOPE = "user_id = ? AND agent_id IS ? AND run_id IS ?"
-INSERT_ROOT_UNIT = """
-INSERT INTO root_units (unit_id, user_id, agent_id, run_id, version, status, activation,
-    guidance, evidence, event, detail, at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
-ROOT_UNIT_COLUMNS = (
-    "unit_id, user_id, agent_id, run_id, version, status, activation, guidance, evidence,"
-    " event, detail, at"
-)
-SELECT_ROOT_UNITS = f"""
-SELECT {ROOT_UNIT_COLUMNS} FROM root_units u WHERE {ROOT_SCOPE}
-    AND version = (SELECT MAX(version) FROM root_units v WHERE v.unit_id = u.unit_id)
-    AND status = 'active'
-ORDER BY rowid"""
-SELECT_ROOT_UNIT_HISTORY = f"""
-SELECT {ROOT_UNIT_COLUMNS} FROM root_units WHERE unit_id = ? ORDER BY version"""
-# The construction watermark: which memories a scope's units have taken in ('done'),
-# failed on (retried next run) or given up on ('skipped'). scope: [agent_id, run_id] JSON.
-SELECT_ROOT_MARKS = """
-SELECT memory_id, state, failures FROM root_marks WHERE user_id = ? AND scope = ?"""
-UPSERT_ROOT_MARK = """
-INSERT INTO root_marks (user_id, scope, memory_id, state, failures, at) VALUES (?, ?, ?, ?, ?, ?)
-ON CONFLICT (user_id, scope, memory_id)
-DO UPDATE SET state = excluded.state, failures = excluded.failures, at = excluded.at"""
-SELECT_TEXT_VECTORS = """
-SELECT text, embedding FROM text_vectors WHERE user_id = ? AND text IN ({marks})"""
-INSERT_TEXT_VECTOR = """
-INSERT OR REPLACE INTO text_vectors (user_id, text, embedding) VALUES (?, ?, ?)"""
-DELETE_TEXT_VECTORS = "DELETE FROM text_vectors WHERE user_id = ? AND text IN ({marks})"
-
-# RuleMem: temporal quadruples per memory, Horn rules with their RPC validation, and the
-# consolidation watermark (the last memory position processed, per user and scope).
-RULEMEM_MEMORIES_AFTER = f"""
-SELECT rowid, {MEMORY_COLUMNS} FROM memories
-WHERE user_id = ? AND status = 'active' AND rowid > ?"""
-INSERT_RULEMEM_FACT = """
-INSERT INTO rulemem_facts (id, user_id, memory_id, subject, relation, object, time, source,
-    embedding, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
-SELECT_RULEMEM_FACTS = """
-SELECT f.id, f.memory_id, f.subject, f.relation, f.object, f.time, f.source, f.embedding
-FROM rulemem_facts f JOIN memories m ON m.id = f.memory_id
-WHERE f.user_id = ?"""
-RULEMEM_RULE_COLUMNS = (
-    "id, user_id, agent_id, run_id, body, head, support, status, delta_self, delta_fact,"
-    " score, source_memories, inducer, detail"
-)
-INSERT_RULEMEM_RULE = f"""
-INSERT INTO rulemem_rules ({RULEMEM_RULE_COLUMNS}, embedding, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
-SELECT_RULEMEM_RULE = "SELECT support, source_memories FROM rulemem_rules WHERE id = ?"
-MERGE_RULEMEM_RULE = """
-UPDATE rulemem_rules SET support = ?, source_memories = ?, updated_at = ? WHERE id = ?"""
-SELECT_RULEMEM_RULES = f"""
-SELECT {RULEMEM_RULE_COLUMNS}, embedding FROM rulemem_rules
-WHERE user_id = ? AND agent_id IS ? AND run_id IS ?"""
-SELECT_RULEMEM_PROGRESS = "SELECT position FROM rulemem_progress WHERE user_id = ? AND scope = ?"
-UPSERT_RULEMEM_PROGRESS = """
-INSERT INTO rulemem_progress (user_id, scope, position, at) VALUES (?, ?, ?, ?)
-ON CONFLICT (user_id, scope) DO UPDATE SET position = excluded.position, at = excluded.at"""

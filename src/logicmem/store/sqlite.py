@@ -18,7 +18,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -28,63 +28,17 @@ import numpy as np
 from logicmem.errors import NotFoundError, StoreError
 from logicmem.store import keywords
 from logicmem.store import schema as sql
-from logicmem.store.base import (
-    Criticality,
-    HistoryRow,
-    MemoryKey,
-    Profile,
-    ProfileLine,
-    RootUnit,
-    Store,
-    UnitEvidence,
+from logicmem.store.base import HistoryRow, Repository, Store
+from logicmem.store.sqlite_util import (
+    blob,
+    live_sql,
+    marks,
+    matrix,
+    now,
+    row_to_memory,
+    scope_sql,
 )
-from logicmem.store.sqlite_rulemem import RuleMemTables
 from logicmem.types import MemoryEntry, Scope, Turn
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _scope_sql(scope: Scope, alias: str = "") -> tuple[str, list[Any]]:
-    clause, params = "", []
-    for column in ("agent_id", "run_id"):
-        value = getattr(scope, column)
-        if value is not None:
-            clause += f" AND {alias}{column} = ?"
-            params.append(value)
-    return clause, params
-
-
-def _live_sql(as_of: str | None, alias: str = "") -> tuple[str, list[Any]]:
-    """The memories valid at ``as_of`` (an ISO time), or the active ones (valid now)."""
-    if as_of is None:
-        return f" AND {alias}status = 'active'", []
-    return (
-        f" AND {alias}valid_from <= ? AND ({alias}valid_until IS NULL OR {alias}valid_until > ?)",
-        [as_of, as_of],
-    )
-
-
-def _row_to_memory(row: sqlite3.Row) -> MemoryEntry:
-    return MemoryEntry(
-        id=row["id"],
-        user_id=row["user_id"],
-        agent_id=row["agent_id"],
-        run_id=row["run_id"],
-        text=row["text"],
-        category=row["category"],
-        said_at=row["said_at"],
-        session_id=row["session_id"],
-        source_turns=json.loads(row["source_turns"]),
-        metadata=json.loads(row["metadata"]),
-        status=row["status"],
-        superseded_by=row["superseded_by"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        valid_from=row["valid_from"],
-        valid_until=row["valid_until"],
-    )
 
 
 def _row_to_turn(row: sqlite3.Row) -> Turn:
@@ -118,23 +72,6 @@ def _owner_alive(claim: str) -> bool:
     return True
 
 
-def _row_to_unit(row: sqlite3.Row | tuple[Any, ...]) -> RootUnit:
-    return RootUnit(
-        unit_id=row[0],
-        user_id=row[1],
-        agent_id=row[2],
-        run_id=row[3],
-        version=int(row[4]),
-        status=row[5],
-        activation=row[6],
-        guidance=row[7],
-        evidence=[UnitEvidence(e["memory_id"], e["fact"]) for e in json.loads(row[8])],
-        event=row[9],
-        detail=json.loads(row[10]),
-        at=row[11],
-    )
-
-
 def _in_scope(entry: MemoryEntry, scope: Scope) -> bool:
     if entry.user_id != scope.user_id:
         return False
@@ -147,15 +84,6 @@ def _read_only(path: Path) -> bool:
     if not path.exists():
         return False
     return not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK)
-
-
-def _scope_key(scope: Scope) -> str:
-    """The agent/run part of a scope as one key (a user's own: "[null, null]")."""
-    return json.dumps([scope.agent_id, scope.run_id])
-
-
-def _blob(vector: np.ndarray) -> bytes:
-    return np.asarray(vector, dtype=np.float32).tobytes()
 
 
 class _VectorCache:
@@ -183,8 +111,10 @@ class _VectorCache:
         return self.ids[: self.n], self.buf[: self.n]
 
 
-class SQLiteStore(RuleMemTables, Store):
+class SQLiteStore(Store):
     """Store in one SQLite file. ``path=":memory:"`` gives a throwaway store."""
+
+    backend = "sqlite"
 
     CLAIM_LEASE_S = 3600.0  # a claim older than this is taken over, whoever holds it
 
@@ -219,11 +149,6 @@ class SQLiteStore(RuleMemTables, Store):
         self._lock = threading.RLock()
         self._depth = 0
         self._cache: dict[Scope, _VectorCache] = {}
-        # Anticipation keys per scope, valid while nothing was written (by this connection:
-        # total_changes; by another: PRAGMA data_version).
-        self._keys: dict[
-            tuple[Scope, str | None], tuple[tuple[int, int], list[MemoryKey], np.ndarray]
-        ] = {}
         self._data_version = -1
         self._keyword_stats: dict[tuple[Scope, str | None], tuple[tuple[int, int], int, int]] = {}
         with self._errors():
@@ -275,6 +200,15 @@ class SQLiteStore(RuleMemTables, Store):
         except sqlite3.Error as exc:
             raise StoreError(self._explain(exc)) from exc
 
+    @property
+    def db(self) -> sqlite3.Connection:
+        """The connection, for this backend's repositories (they share its transactions)."""
+        return self._db
+
+    def errors(self) -> AbstractContextManager[None]:
+        """SQLite errors inside become StoreError with a message that says what to do."""
+        return self._errors()
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         if self.read_only:
@@ -301,7 +235,7 @@ class SQLiteStore(RuleMemTables, Store):
 
     def _migrate(self) -> None:
         self._db.execute(sql.CREATE_MIGRATIONS_TABLE)
-        applied = {row[0] for row in self._db.execute(sql.APPLIED_MIGRATIONS)}
+        applied = {row["number"] for row in self._db.execute(sql.APPLIED_MIGRATIONS)}
         for number, name, script in sql.MIGRATIONS:
             if number in applied:
                 continue
@@ -318,7 +252,7 @@ class SQLiteStore(RuleMemTables, Store):
 
     def _check_schema(self) -> None:
         try:
-            applied = {row[0] for row in self._db.execute(sql.APPLIED_MIGRATIONS)}
+            applied = {row["number"] for row in self._db.execute(sql.APPLIED_MIGRATIONS)}
         except sqlite3.OperationalError:
             applied = set()
         missing = [name for number, name, _ in sql.MIGRATIONS if number not in applied]
@@ -342,9 +276,17 @@ class SQLiteStore(RuleMemTables, Store):
         )
         self._db.execute("UPDATE memories SET n_terms = ? WHERE rowid = ?", (length, rowid))
 
+    def write_stamp(self) -> tuple[int, int]:
+        """Changes so far by this connection and by others: a cache keyed on it is valid
+        while it stays the same."""
+        return (self._db.total_changes, self._data_version_now())
+
+    def _data_version_now(self) -> int:
+        return int(self._db.execute(sql.DATA_VERSION).fetchone()["data_version"])
+
     def migrations(self) -> list[tuple[int, str]]:
         rows = self._db.execute("SELECT number, name FROM schema_migrations ORDER BY 1")
-        return [(int(r[0]), str(r[1])) for r in rows]
+        return [(int(r["number"]), str(r["name"])) for r in rows]
 
     def close(self) -> None:
         self._db.close()
@@ -370,7 +312,7 @@ class SQLiteStore(RuleMemTables, Store):
     def get_meta(self, key: str) -> str | None:
         with self._errors():
             row = self._db.execute(sql.META_GET, (key,)).fetchone()
-        return row[0] if row else None
+        return str(row["value"]) if row else None
 
     def set_meta(self, key: str, value: str) -> None:
         with self.transaction():
@@ -399,7 +341,7 @@ class SQLiteStore(RuleMemTables, Store):
             for turn in turns:
                 if turn.user_id not in seq_by_user:
                     row = self._db.execute(sql.NEXT_TURN_SEQ, (turn.user_id,)).fetchone()
-                    seq_by_user[turn.user_id] = int(row[0])
+                    seq_by_user[turn.user_id] = int(row["seq"])
                 turn.seq = seq_by_user[turn.user_id]
                 cur = self._db.execute(
                     sql.INSERT_TURN,
@@ -427,7 +369,7 @@ class SQLiteStore(RuleMemTables, Store):
         return new
 
     def get_turns(self, scope: Scope, session_id: str | None = None) -> list[Turn]:
-        clause, params = _scope_sql(scope)
+        clause, params = scope_sql(scope)
         if session_id is not None:
             clause += " AND session_id = ?"
             params.append(session_id)
@@ -487,7 +429,7 @@ class SQLiteStore(RuleMemTables, Store):
         with self.transaction():
             for i in range(0, len(ids), 500):
                 chunk = ids[i : i + 500]
-                self._db.execute(sql.MARK_INDEXED.format(marks=",".join("?" * len(chunk))), chunk)
+                self._db.execute(sql.MARK_INDEXED.format(marks=marks(len(chunk))), chunk)
 
     def claim_unindexed(
         self, *, user_id: str | None = None
@@ -505,12 +447,12 @@ class SQLiteStore(RuleMemTables, Store):
                     )
                     if cur.rowcount:
                         vector = np.frombuffer(row["embedding"], np.float32)
-                        out.append((_row_to_memory(row), vector))
+                        out.append((row_to_memory(row), vector))
         return out
 
     def pending_turns(self) -> int:
         with self._errors():
-            return int(self._db.execute(sql.COUNT_PENDING).fetchone()[0])
+            return int(self._db.execute(sql.COUNT_PENDING).fetchone()["n"])
 
     # -- memories -------------------------------------------------------------------------
     def _history(
@@ -551,7 +493,7 @@ class SQLiteStore(RuleMemTables, Store):
                     entry.valid_until,
                     length,
                     self.owner,
-                    _blob(vector),
+                    blob(vector),
                 ),
             )
             self._db.executemany(
@@ -590,7 +532,7 @@ class SQLiteStore(RuleMemTables, Store):
             if text is not None:
                 sets["text"] = text
             if vector is not None:
-                sets["embedding"] = _blob(vector)
+                sets["embedding"] = blob(vector)
             if source_turns is not None:
                 sets["source_turns"] = json.dumps(source_turns)
             if metadata is not None:
@@ -602,7 +544,7 @@ class SQLiteStore(RuleMemTables, Store):
                 f"UPDATE memories SET {assignments} WHERE id = ?", [*sets.values(), memory_id]
             )
             if text is not None:
-                rowid = self._db.execute(sql.MEMORY_ROWID, (memory_id,)).fetchone()[0]
+                rowid = self._db.execute(sql.MEMORY_ROWID, (memory_id,)).fetchone()["rowid"]
                 self._index_terms(rowid, entry.user_id, text)
             self._history(entry, event, entry.text, text or entry.text, detail)
             self._invalidate(entry.user_id)
@@ -628,29 +570,17 @@ class SQLiteStore(RuleMemTables, Store):
             self._invalidate(entry.user_id)
 
     def delete_memory(self, memory_id: str, scope: Scope | None = None) -> None:
-        """Remove the memory's text everywhere: the row, its index, its annotations, the
-        texts derived from it, the turns only it came from; history keeps a tombstone."""
+        """Remove the memory's text everywhere: the row, its index, the turns only it came
+        from, and (each route's repository) what was derived from it; history keeps a
+        tombstone."""
         with self.transaction():
             entry = self._require(memory_id, scope)
-            rowid = self._db.execute(sql.MEMORY_ROWID, (memory_id,)).fetchone()[0]
-            derived = [
-                r[0]
-                for r in self._db.execute(
-                    "SELECT key FROM memory_keys WHERE memory_id = ?", (memory_id,)
-                )
-            ]
+            rowid = self._db.execute(sql.MEMORY_ROWID, (memory_id,)).fetchone()["rowid"]
             self._db.execute(sql.DELETE_TERMS, (rowid,))
             self._db.execute(sql.DELETE_MEMORY, (memory_id,))
-            for statement in sql.DELETE_ANNOTATIONS:
-                self._db.execute(statement, (memory_id,))
-            for i in range(0, len(derived), 500):
-                chunk = derived[i : i + 500]
-                self._db.execute(
-                    sql.DELETE_TEXT_VECTORS.format(marks=",".join("?" * len(chunk))),
-                    [entry.user_id, *chunk],
-                )
+            for repo in self.repositories():
+                repo.delete_memory(entry)
             self._redact_turns(entry)
-            self._drop_citations(entry)
             self._db.execute(sql.REDACT_HISTORY, (memory_id,))
             self._history(entry, "DELETE", None, None, {})
             self._invalidate(entry.user_id)
@@ -660,36 +590,10 @@ class SQLiteStore(RuleMemTables, Store):
         stays (text '') so re-sending the same conversation does not bring it back."""
         for turn_id in entry.source_turns:
             cited = self._db.execute(
-                "SELECT 1 FROM memories WHERE user_id = ? AND source_turns LIKE ? LIMIT 1",
-                (entry.user_id, '%"' + turn_id.replace("%", "") + '"%'),
+                sql.TURN_CITED, (entry.user_id, '%"' + turn_id.replace("%", "") + '"%')
             ).fetchone()
             if cited is None:
-                self._db.execute(
-                    "UPDATE turns SET text = '', metadata = '{\"redacted\": true}', pending = 0 "
-                    "WHERE user_id = ? AND turn_id = ?",
-                    (entry.user_id, turn_id),
-                )
-
-    def _drop_citations(self, entry: MemoryEntry) -> None:
-        """Profile lines and root-unit evidence that cite a deleted memory lose it."""
-        profile = self.load_profile(entry.user_id)
-        if profile is not None and any(entry.id in line.memory_ids for line in profile.lines):
-            kept = [line for line in profile.lines if entry.id not in line.memory_ids]
-            text = "\n".join(line.text for line in kept)
-            self.set_profile(
-                entry.user_id, text, kind=profile.kind, lines=kept, state=profile.state
-            )
-        rows = self._db.execute(
-            "SELECT rowid, evidence FROM root_units WHERE user_id = ? AND evidence LIKE ?",
-            (entry.user_id, '%"' + entry.id + '"%'),
-        ).fetchall()
-        for row in rows:
-            evidence = [e for e in json.loads(row[1]) if e.get("memory_id") != entry.id]
-            self._db.execute(
-                "UPDATE root_units SET evidence = ?, status = CASE WHEN ? = 0 THEN 'retired' "
-                "ELSE status END WHERE rowid = ?",
-                (json.dumps(evidence), len(evidence), row[0]),
-            )
+                self._db.execute(sql.REDACT_TURN, (entry.user_id, turn_id))
 
     def get_memory(self, memory_id: str, scope: Scope | None = None) -> MemoryEntry | None:
         """The memory with this id; with ``scope``, only if it belongs to that scope."""
@@ -697,7 +601,7 @@ class SQLiteStore(RuleMemTables, Store):
             row = self._db.execute(sql.SELECT_MEMORY, (memory_id,)).fetchone()
         if row is None:
             return None
-        entry = _row_to_memory(row)
+        entry = row_to_memory(row)
         return entry if scope is None or _in_scope(entry, scope) else None
 
     def get_memories(self, ids: Sequence[str]) -> dict[str, MemoryEntry]:
@@ -706,10 +610,9 @@ class SQLiteStore(RuleMemTables, Store):
         with self._errors():
             for i in range(0, len(ids), 500):
                 chunk = ids[i : i + 500]
-                marks = ",".join("?" * len(chunk))
-                query = f"SELECT {sql.MEMORY_COLUMNS} FROM memories WHERE id IN ({marks})"
+                query = sql.SELECT_MEMORIES_IN.format(marks=marks(len(chunk)))
                 for row in self._db.execute(query, chunk):
-                    out[row[0]] = _row_to_memory(row)
+                    out[row["id"]] = row_to_memory(row)
         return out
 
     def list_memories(
@@ -721,9 +624,9 @@ class SQLiteStore(RuleMemTables, Store):
         offset: int = 0,
         as_of: str | None = None,
     ) -> list[MemoryEntry]:
-        clause, params = _scope_sql(scope)
+        clause, params = scope_sql(scope)
         if as_of is not None or not include_superseded:
-            live, live_params = _live_sql(as_of)
+            live, live_params = live_sql(as_of)
             clause += live
             params += live_params
         query = sql.SELECT_MEMORIES + clause + " ORDER BY rowid"
@@ -731,7 +634,7 @@ class SQLiteStore(RuleMemTables, Store):
             query += f" LIMIT {int(limit)} OFFSET {int(offset)}"
         with self._errors():
             rows = self._db.execute(query, [scope.user_id, *params]).fetchall()
-        return [_row_to_memory(r) for r in rows]
+        return [row_to_memory(r) for r in rows]
 
     def history(self, memory_id: str, user_id: str | None = None) -> list[HistoryRow]:
         """The memory's history, oldest first; with ``user_id``, only if it is theirs."""
@@ -758,12 +661,12 @@ class SQLiteStore(RuleMemTables, Store):
         stems = keywords.query_stems(terms)
         if not stems:
             return []
-        clause, params = _scope_sql(scope, "m.")
-        live, live_params = _live_sql(as_of, "m.")
-        query = sql.SELECT_POSTINGS.format(marks=",".join("?" * len(stems))) + clause + live
+        clause, params = scope_sql(scope, "m.")
+        live, live_params = live_sql(as_of, "m.")
+        query = sql.SELECT_POSTINGS.format(marks=marks(len(stems))) + clause + live
         with self._errors():
             rows = self._db.execute(query, [scope.user_id, *stems, *params, *live_params])
-            postings = [(r[0], r[1], int(r[2]), int(r[3])) for r in rows]
+            postings = [(r["id"], r["term"], int(r["tf"]), int(r["n_terms"])) for r in rows]
             if not postings:
                 return []
             docs, length = self._keyword_totals(scope, as_of)
@@ -773,221 +676,60 @@ class SQLiteStore(RuleMemTables, Store):
 
     def _keyword_totals(self, scope: Scope, as_of: str | None) -> tuple[int, int]:
         """The scope's document count and summed length, cached until the next write."""
-        stamp = (self._db.total_changes, self._db.execute(sql.DATA_VERSION).fetchone()[0])
+        stamp = self.write_stamp()
         cached = self._keyword_stats.get((scope, as_of))
         if cached is not None and cached[0] == stamp:
             return cached[1], cached[2]
-        clause, params = _scope_sql(scope)
-        live, live_params = _live_sql(as_of)
+        clause, params = scope_sql(scope)
+        live, live_params = live_sql(as_of)
         row = self._db.execute(
             sql.KEYWORD_STATS + clause + live, [scope.user_id, *params, *live_params]
         ).fetchone()
         if len(self._keyword_stats) > 256:
             self._keyword_stats.clear()
-        self._keyword_stats[(scope, as_of)] = (stamp, int(row[0]), int(row[1]))
-        return int(row[0]), int(row[1])
+        self._keyword_stats[(scope, as_of)] = (stamp, int(row["docs"]), int(row["length"]))
+        return int(row["docs"]), int(row["length"])
 
     def vectors(self, scope: Scope, *, as_of: str | None = None) -> tuple[list[str], np.ndarray]:
         if as_of is not None:
             return self._vectors_as_of(scope, as_of)
         with self._errors():
-            version = self._db.execute("PRAGMA data_version").fetchone()[0]
+            version = self._data_version_now()
             if version != self._data_version:
                 self._cache.clear()
                 self._data_version = version
             cached = self._cache.get(scope)
             if cached is not None:
                 return cached.view()
-            clause, params = _scope_sql(scope)
-            live, _ = _live_sql(None)
+            clause, params = scope_sql(scope)
+            live, _ = live_sql(None)
             rows = self._db.execute(
                 sql.SELECT_VECTORS + clause + live + " ORDER BY rowid", [scope.user_id, *params]
             )
             ids, blobs = [], []
-            for memory_id, blob in rows:
-                ids.append(memory_id)
-                blobs.append(blob)
-        if blobs:
-            matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), -1)
-        else:
-            matrix = np.zeros((0, 0), dtype=np.float32)
-        cache = _VectorCache(ids, matrix.copy())
+            for row in rows:
+                ids.append(row["id"])
+                blobs.append(row["embedding"])
+        cache = _VectorCache(ids, matrix(blobs).copy())
         self._cache[scope] = cache
         return cache.view()
 
     def _vectors_as_of(self, scope: Scope, as_of: str) -> tuple[list[str], np.ndarray]:
-        clause, params = _scope_sql(scope)
-        live, live_params = _live_sql(as_of)
+        clause, params = scope_sql(scope)
+        live, live_params = live_sql(as_of)
         with self._errors():
             rows = self._db.execute(
                 sql.SELECT_VECTORS + clause + live + " ORDER BY rowid",
                 [scope.user_id, *params, *live_params],
             ).fetchall()
-        if not rows:
-            return [], np.zeros((0, 0), dtype=np.float32)
-        matrix = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
-        return [r[0] for r in rows], matrix.reshape(len(rows), -1).copy()
+        return [r["id"] for r in rows], matrix([r["embedding"] for r in rows]).copy()
 
-    # -- visibility annotations -----------------------------------------------------------
-    def set_criticality(self, user_id: str, rows: Sequence[Criticality]) -> None:
-        with self.transaction():
-            stamp = now()
-            self._db.executemany(
-                sql.UPSERT_CRITICALITY,
-                [(r.memory_id, user_id, r.score, r.ctype, r.reason, r.source, stamp) for r in rows],
-            )
-
-    def critical_memories(self, scope: Scope, *, as_of: str | None = None) -> list[Criticality]:
-        clause, params = _scope_sql(scope, "m.")
-        live, live_params = _live_sql(as_of, "m.")
+    def memories_after(self, scope: Scope, after: int, limit: int) -> list[tuple[int, MemoryEntry]]:
+        clause, params = scope_sql(scope)
+        query = sql.SELECT_MEMORIES_AFTER + clause + " ORDER BY rowid LIMIT ?"
         with self._errors():
-            rows = self._db.execute(
-                sql.SELECT_CRITICAL + clause + live, [scope.user_id, *params, *live_params]
-            )
-            return [Criticality(r[0], float(r[1]), r[2], r[3], r[4]) for r in rows]
-
-    def add_keys(self, user_id: str, keys: Sequence[MemoryKey], vectors: np.ndarray) -> None:
-        """Set the keys of the memories in ``keys`` (replacing theirs: indexing again is safe)."""
-        with self.transaction():
-            ids = sorted({k.memory_id for k in keys})
-            for i in range(0, len(ids), 500):
-                chunk = ids[i : i + 500]
-                self._db.execute(sql.DELETE_KEYS_OF.format(marks=",".join("?" * len(chunk))), chunk)
-            self._db.executemany(
-                sql.INSERT_KEY,
-                [
-                    (k.memory_id, user_id, k.key, k.kind, k.ref, _blob(v))
-                    for k, v in zip(keys, vectors, strict=True)
-                ],
-            )
-
-    def memory_keys(
-        self, scope: Scope, *, as_of: str | None = None
-    ) -> tuple[list[MemoryKey], np.ndarray]:
-        with self._errors():
-            stamp = (self._db.total_changes, self._db.execute(sql.DATA_VERSION).fetchone()[0])
-            cached = self._keys.get((scope, as_of))
-            if cached is not None and cached[0] == stamp:
-                return list(cached[1]), cached[2]
-            clause, params = _scope_sql(scope, "m.")
-            live, live_params = _live_sql(as_of, "m.")
-            rows = self._db.execute(
-                sql.SELECT_KEYS + clause + live, [scope.user_id, *params, *live_params]
-            ).fetchall()
-        keys = [MemoryKey(r[0], r[1], r[2], r[3]) for r in rows]
-        if not rows:
-            matrix = np.zeros((0, 0), dtype=np.float32)
-        else:
-            flat = np.frombuffer(b"".join(r[4] for r in rows), dtype=np.float32)
-            matrix = flat.reshape(len(rows), -1)
-        if len(self._keys) > 64:
-            self._keys.clear()
-        self._keys[(scope, as_of)] = (stamp, keys, matrix)
-        return list(keys), matrix
-
-    def cached_vectors(self, user_id: str, texts: Sequence[str]) -> dict[str, np.ndarray]:
-        out: dict[str, np.ndarray] = {}
-        texts = list(dict.fromkeys(texts))
-        with self._errors():
-            for i in range(0, len(texts), 500):
-                chunk = texts[i : i + 500]
-                query = sql.SELECT_TEXT_VECTORS.format(marks=",".join("?" * len(chunk)))
-                for text, blob in self._db.execute(query, [user_id, *chunk]):
-                    out[text] = np.frombuffer(blob, dtype=np.float32)
-        return out
-
-    def cache_vectors(self, user_id: str, texts: Sequence[str], vectors: np.ndarray) -> None:
-        with self.transaction():
-            self._db.executemany(
-                sql.INSERT_TEXT_VECTOR,
-                [(user_id, t, _blob(v)) for t, v in zip(texts, vectors, strict=True)],
-            )
-
-    def get_profile(self, user_id: str) -> tuple[str, int] | None:
-        with self._errors():
-            row = self._db.execute(sql.SELECT_PROFILE, (user_id,)).fetchone()
-        return (row[0], int(row[1])) if row else None
-
-    def set_profile(
-        self,
-        user_id: str,
-        text: str,
-        *,
-        kind: str = "",
-        lines: Sequence[ProfileLine] = (),
-        state: dict[str, Any] | None = None,
-    ) -> None:
-        with self.transaction():
-            self._db.execute(
-                sql.UPSERT_PROFILE, (user_id, text, now(), kind, json.dumps(state or {}))
-            )
-            self._db.execute(sql.DELETE_PROFILE_LINES, (user_id,))
-            rows = [
-                (user_id, n, line.text, json.dumps(line.memory_ids), json.dumps(line.source_turns))
-                for n, line in enumerate(lines, 1)
-            ]
-            self._db.executemany(sql.INSERT_PROFILE_LINE, rows)
-
-    def load_profile(self, user_id: str) -> Profile | None:
-        with self._errors():
-            row = self._db.execute(sql.SELECT_PROFILE_FULL, (user_id,)).fetchone()
-            if row is None:
-                return None
-            lines = [
-                ProfileLine(r[0], json.loads(r[1]), json.loads(r[2]))
-                for r in self._db.execute(sql.SELECT_PROFILE_LINES, (user_id,))
-            ]
-        return Profile(row[0], int(row[1]), row[2], lines, json.loads(row[3]))
-
-    # -- root memory units ----------------------------------------------------------------
-    def root_units(self, scope: Scope) -> list[RootUnit]:
-        with self._errors():
-            rows = self._db.execute(
-                sql.SELECT_ROOT_UNITS, (scope.user_id, scope.agent_id, scope.run_id)
-            ).fetchall()
-        return [_row_to_unit(r) for r in rows]
-
-    def root_unit_history(self, unit_id: str) -> list[RootUnit]:
-        with self._errors():
-            rows = self._db.execute(sql.SELECT_ROOT_UNIT_HISTORY, (unit_id,)).fetchall()
-        return [_row_to_unit(r) for r in rows]
-
-    def add_root_units(self, units: Sequence[RootUnit]) -> None:
-        stamp = now()
-        with self.transaction():
-            for u in units:
-                u.at = stamp
-                evidence = [{"memory_id": e.memory_id, "fact": e.fact} for e in u.evidence]
-                self._db.execute(
-                    sql.INSERT_ROOT_UNIT,
-                    (
-                        u.unit_id,
-                        u.user_id,
-                        u.agent_id,
-                        u.run_id,
-                        u.version,
-                        u.status,
-                        u.activation,
-                        u.guidance,
-                        json.dumps(evidence),
-                        u.event,
-                        json.dumps(u.detail),
-                        stamp,
-                    ),
-                )
-
-    def root_marks(self, scope: Scope) -> dict[str, tuple[str, int]]:
-        with self._errors():
-            rows = self._db.execute(sql.SELECT_ROOT_MARKS, (scope.user_id, _scope_key(scope)))
-            return {r[0]: (r[1], int(r[2])) for r in rows}
-
-    def mark_root(self, scope: Scope, marks: dict[str, tuple[str, int]]) -> None:
-        stamp, key = now(), _scope_key(scope)
-        with self.transaction():
-            self._db.executemany(
-                sql.UPSERT_ROOT_MARK,
-                [(scope.user_id, key, mid, st, n, stamp) for mid, (st, n) in marks.items()],
-            )
+            rows = self._db.execute(query, [scope.user_id, after, *params, limit]).fetchall()
+        return [(int(r["rowid"]), row_to_memory(r)) for r in rows]
 
     # -- users and housekeeping -----------------------------------------------------------
     def user_exists(self, user_id: str) -> bool:
@@ -996,17 +738,16 @@ class SQLiteStore(RuleMemTables, Store):
 
     def users(self) -> list[str]:
         with self._errors():
-            return [r[0] for r in self._db.execute(sql.LIST_USERS)]
+            return [r["user_id"] for r in self._db.execute(sql.LIST_USERS)]
 
     def delete_user(self, user_id: str) -> int:
         with self.transaction():
-            count = self._db.execute(
-                "SELECT COUNT(*) FROM memories WHERE user_id = ?", (user_id,)
-            ).fetchone()[0]
+            count = self._db.execute(sql.COUNT_USER_MEMORIES, (user_id,)).fetchone()["n"]
+            for repo in self.repositories():
+                repo.delete_user(user_id)
             for statement in sql.DELETE_USER:
                 self._db.execute(statement, (user_id,))
             self._invalidate(user_id)
-            self._keys.clear()
             self._keyword_stats.clear()
         self._purge()
         return int(count)
@@ -1022,10 +763,11 @@ class SQLiteStore(RuleMemTables, Store):
 
     def reset(self) -> None:
         with self.transaction():
+            for repo in self.repositories():
+                repo.reset()
             for statement in sql.RESET:
                 self._db.execute(statement)
             self._cache.clear()
-            self._keys.clear()
             self._keyword_stats.clear()
         self._purge()
 
@@ -1035,10 +777,8 @@ class SQLiteStore(RuleMemTables, Store):
 
     def stats(self) -> dict[str, Any]:
         with self._errors():
-            turns, active, superseded, users, history, pending = self._db.execute(
-                sql.STATS
-            ).fetchone()
-            events = dict(self._db.execute(sql.COUNT_EVENTS).fetchall())
+            counts = self._db.execute(sql.STATS).fetchone()
+            events = {r["kind"]: r["n"] for r in self._db.execute(sql.COUNT_EVENTS)}
         size = 0
         if self.path != ":memory:":
             for suffix in ("", "-wal", "-shm"):
@@ -1046,14 +786,33 @@ class SQLiteStore(RuleMemTables, Store):
                 size += p.stat().st_size if p.exists() else 0
         return {
             "path": self.path,
-            "users": users,
-            "turns": turns,
-            "pending_turns": pending,
-            "memories": active,
-            "superseded": superseded,
-            "history_rows": history,
+            "users": counts["users"],
+            "turns": counts["turns"],
+            "pending_turns": counts["pending"],
+            "memories": counts["active"],
+            "superseded": counts["superseded"],
+            "history_rows": counts["history"],
             "events": events,
             "bytes_on_disk": size,
             "embedder": json.loads(self.get_meta("embedder") or "null"),
             "schema": [name for _, name in self.migrations()],
         }
+
+
+class SQLiteRepository(Repository):
+    """Base of the SQLite route repositories: the store's connection and transactions,
+    and forgetting a user (or everyone) as deleting their rows from ``tables``."""
+
+    tables: tuple[str, ...] = ()
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.store = store
+        self.db = store.db
+
+    def delete_user(self, user_id: str) -> None:
+        for table in self.tables:
+            self.db.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,))
+
+    def reset(self) -> None:
+        for table in self.tables:
+            self.db.execute(f"DELETE FROM {table}")

@@ -1,13 +1,24 @@
-"""The extractor interface: raw turns in, candidate memories out."""
+"""The write path's pluggable parts: extractors (raw turns in, candidate memories out)
+and write hooks (run on memories once they are committed), each with its registry.
+
+An extractor registers a factory ``(ExtractSettings, llm) -> Extractor`` under the name
+``extract.mode`` selects it by (``auto`` picks ``llm`` when the LLM is capable, else
+``rules``); ``llm`` is a zero-argument callable, so the model is built only when the
+extractor needs one. A write hook registers a factory ``(store, embedder, llm, Settings)
+-> WriteHook | None``: None when its settings leave it off.
+"""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
 
 from logicmem.errors import LogicmemError
 from logicmem.registry import Registry
-from logicmem.types import Turn
+from logicmem.types import MemoryEntry, Scope, Turn
 
 
 @dataclass
@@ -42,6 +53,15 @@ def subject_of(turn: Turn) -> str:
     return turn.speaker
 
 
+class WriteHook(Protocol):
+    """Called after new memories are committed (routes index them: criticality, keys)."""
+
+    def on_added(self, scope: Scope, entries: list[MemoryEntry], vectors: np.ndarray) -> None: ...
+
+
 EXTRACTORS: Registry[Extractor] = Registry("extractor")
-EXTRACTORS.register("rules", "logicmem.write.rules:RuleExtractor")
-EXTRACTORS.register("llm", "logicmem.write.llm_extract:LLMExtractor")
+EXTRACTORS.register("rules", "logicmem.write.rules:from_settings")
+EXTRACTORS.register("llm", "logicmem.write.llm_extract:from_settings")
+
+WRITE_HOOKS: Registry[WriteHook | None] = Registry("write hook")
+WRITE_HOOKS.register("visibility", "logicmem.routes.visible.hook:from_settings")

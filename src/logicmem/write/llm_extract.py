@@ -8,11 +8,13 @@ the failure and fall back to the rule extractor. Turns are already stored by the
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from logicmem.errors import ModelError
+from logicmem.config import ExtractSettings
+from logicmem.errors import ConfigError, ModelError
 from logicmem.models.llm.base import LLM, ChatMessage, extract_json
 from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block
 from logicmem.types import CATEGORIES, Turn
@@ -153,3 +155,14 @@ class LLMExtractor(Extractor):
 
 def dump_schema() -> str:
     return json.dumps(SCHEMA, indent=2)
+
+
+def from_settings(settings: ExtractSettings, llm: Callable[[], LLM | None]) -> LLMExtractor:
+    """The ``llm`` extractor of ``EXTRACTORS``: ConfigError when no LLM is configured."""
+    model = llm()
+    if model is None:
+        raise ConfigError(
+            "extract.mode is 'llm' but no LLM is configured: set LOGICMEM_LLM=openai "
+            "with LOGICMEM_LLM_BASE_URL and LOGICMEM_LLM_MODEL, or use mode 'rules'"
+        )
+    return LLMExtractor(model, attempts=settings.llm_attempts)

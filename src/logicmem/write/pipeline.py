@@ -9,34 +9,40 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import groupby
-from typing import Protocol
 
 import numpy as np
 
-from logicmem.config import ExtractSettings
-from logicmem.errors import ConfigError
+from logicmem.config import ExtractSettings, Settings, check_extract_mode
 from logicmem.models.embed.base import Embedder
 from logicmem.models.llm.base import LLM
 from logicmem.store.base import Store
 from logicmem.types import AddResult, MemoryEntry, Scope, Turn
-from logicmem.write.base import Candidate, ExtractionError, Extractor
+from logicmem.write.base import (
+    EXTRACTORS,
+    WRITE_HOOKS,
+    Candidate,
+    ExtractionError,
+    Extractor,
+    WriteHook,
+)
 from logicmem.write.categorize import PrototypeCategorizer
-from logicmem.write.llm_extract import LLMExtractor
 from logicmem.write.novelty import adds_information
 from logicmem.write.retract import detect, retracted
-from logicmem.write.rules import RuleExtractor
 from logicmem.write.supersede import conflicts, measures, slots_of
 
 NEIGHBOURS = 50  # existing memories checked for duplicates and supersession per candidate
 DUPLICATE_CHECKS = 8  # of those above the dedup threshold, the closest checked for novelty
 
 
-class WriteHook(Protocol):
-    """Called after new memories are committed (routes index them: criticality, keys)."""
-
-    def on_added(self, scope: Scope, entries: list[MemoryEntry], vectors: np.ndarray) -> None: ...
+def build_hooks(
+    store: Store, embedder: Embedder, llm: Callable[[], LLM | None], settings: Settings
+) -> list[WriteHook]:
+    """Every registered write hook its settings turn on, in registration-name order."""
+    names = WRITE_HOOKS.names()
+    hooks = [WRITE_HOOKS.create(name, store, embedder, llm, settings) for name in names]
+    return [hook for hook in hooks if hook is not None]
 
 
 class WritePipeline:
@@ -46,31 +52,28 @@ class WritePipeline:
         embedder: Embedder,
         llm_factory: Callable[[], LLM | None],
         settings: ExtractSettings,
+        hooks: Sequence[WriteHook] = (),
     ) -> None:
+        check_extract_mode(settings.mode)  # settings built by hand skip load_settings
         self.store = store
         self.embedder = embedder
         self.settings = settings
         self._llm_factory = llm_factory
-        self.rules = RuleExtractor(min_words=settings.min_words)
+        # The fallback when another extractor fails or finds nothing.
+        self.rules = EXTRACTORS.create("rules", settings, llm_factory)
         self.categorizer = PrototypeCategorizer(embedder)
-        self.hooks: list[WriteHook] = []
+        self.hooks: list[WriteHook] = list(hooks)
 
     def extractor(self) -> Extractor:
-        """The configured extractor: the LLM one only when asked for, or when capable."""
+        """The extractor ``extract.mode`` names in ``EXTRACTORS``; ``auto``: the LLM one
+        when the LLM is capable (a configured server), else the rules."""
         mode = self.settings.mode
+        if mode == "auto":
+            llm = self._llm_factory()
+            mode = "llm" if llm is not None and llm.capable else "rules"
         if mode == "rules":
             return self.rules
-        llm = self._llm_factory()
-        if llm is None:
-            if mode == "llm":
-                raise ConfigError(
-                    "extract.mode is 'llm' but no LLM is configured: set LOGICMEM_LLM=openai "
-                    "with LOGICMEM_LLM_BASE_URL and LOGICMEM_LLM_MODEL, or use mode 'rules'"
-                )
-            return self.rules
-        if mode == "auto" and not llm.capable:
-            return self.rules
-        return LLMExtractor(llm, attempts=self.settings.llm_attempts)
+        return EXTRACTORS.create(mode, self.settings, self._llm_factory)
 
     def add(self, turns: list[Turn], *, infer: bool = True) -> AddResult:
         self.store.bind_embedder(self.embedder.name, self.embedder.dims)

@@ -8,8 +8,11 @@ turn's date. Quality here does not depend on any language model.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from logicmem.config import ExtractSettings
+from logicmem.models.llm.base import LLM
 from logicmem.types import Turn
 from logicmem.write.base import Candidate, Extractor, subject_of
 from logicmem.write.person import is_first_person, to_third_person
@@ -210,3 +213,8 @@ class RuleExtractor(Extractor):
                     )
                 )
         return out
+
+
+def from_settings(settings: ExtractSettings, llm: Callable[[], LLM | None]) -> RuleExtractor:
+    """The ``rules`` extractor of ``EXTRACTORS`` (needs no model)."""
+    return RuleExtractor(min_words=settings.min_words)

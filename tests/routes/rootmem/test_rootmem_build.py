@@ -12,6 +12,7 @@ from rootmem_kit import FACTS, add, make_memory, ops
 from logicmem import Memory
 from logicmem.errors import ModelError, StoreError
 from logicmem.routes.rootmem.build import EXAMPLE
+from logicmem.routes.rootmem.repo import RootMemRepository
 from logicmem.types import Scope
 
 MAYA = Scope("maya")
@@ -27,7 +28,7 @@ def test_create_then_enrich_and_refine_make_new_versions(mem: Memory, llm: FakeL
     llm.queue(ops({**create, "evidence": ["M1", "M2"]}))
     stats = build(mem)
     assert stats["created"] == 1 and stats["batches"] == 1 and stats["units"] == 1
-    (unit,) = mem.store.root_units(MAYA)
+    (unit,) = RootMemRepository.of(mem.store).units(MAYA)
     assert [e.memory_id for e in unit.evidence] == [first[0].id, first[1].id]
     assert unit.evidence[1].fact == FACTS[1] and unit.version == 1
 
@@ -43,10 +44,10 @@ def test_create_then_enrich_and_refine_make_new_versions(mem: Memory, llm: FakeL
     assert stats["memories"] == 2 and stats["enriched"] == 1 and stats["refined"] == 1
     prompt = llm.calls[-1]["messages"][-1]["content"]
     assert FACTS[3] in prompt and FACTS[0] not in prompt.split("New memories:")[1]
-    (unit,) = mem.store.root_units(MAYA)
+    (unit,) = RootMemRepository.of(mem.store).units(MAYA)
     assert unit.version == 2 and unit.guidance == "keep the cat safe while working"
     assert more[1].id in [e.memory_id for e in unit.evidence]
-    history = mem.store.root_unit_history(unit.unit_id)
+    history = RootMemRepository.of(mem.store).unit_history(unit.unit_id)
     assert [(h.version, h.event) for h in history] == [(1, "create"), (2, "enrich+refine")]
     assert history[0].guidance == "mind the cat"  # the old version is kept
 
@@ -68,15 +69,15 @@ def test_merge_folds_units_and_keeps_the_merged_one_in_history(mem: Memory, llm:
         )
     )
     build(mem)
-    a, b = mem.store.root_units(MAYA)
+    a, b = RootMemRepository.of(mem.store).units(MAYA)
     add(mem, [FACTS[3]])
     llm.queue(ops({"op": "merge", "units": ["U1", "U2"], "when": "studio or pets"}))
     stats = build(mem)
     assert stats["merged"] == 1
-    (kept,) = mem.store.root_units(MAYA)
+    (kept,) = RootMemRepository.of(mem.store).units(MAYA)
     assert kept.unit_id == a.unit_id and kept.activation == "studio or pets"
     assert {e.memory_id for e in kept.evidence} == {e.memory_id for e in a.evidence + b.evidence}
-    gone = mem.store.root_unit_history(b.unit_id)[-1]
+    gone = RootMemRepository.of(mem.store).unit_history(b.unit_id)[-1]
     assert gone.status == "merged" and gone.detail == {"into": a.unit_id}
 
 
@@ -91,7 +92,7 @@ def test_overlapping_evidence_merges_without_asking(tmp_path: Path, llm: FakeLLM
     )
     stats = build(mem)
     assert stats["created"] == 2 and stats["merged"] == 1
-    (unit,) = mem.store.root_units(MAYA)
+    (unit,) = RootMemRepository.of(mem.store).units(MAYA)
     assert len(unit.evidence) == 3
     mem.close()
 
@@ -107,7 +108,7 @@ def test_budget_k_redirects_creations_to_the_closest_unit(tmp_path: Path, llm: F
         )
     )
     stats = build(mem)
-    units = mem.store.root_units(MAYA)
+    units = RootMemRepository.of(mem.store).units(MAYA)
     assert len(units) == 2 and stats["created"] == 2 and stats["redirected"] == 1
     assert "(0 of at most 2)" in llm.calls[0]["messages"][-1]["content"]
     food = next(u for u in units if u.activation == "food")
@@ -129,7 +130,7 @@ def test_invalid_operations_are_skipped_and_recorded(mem: Memory, llm: FakeLLM) 
     stats = build(mem)
     assert stats["created"] == 1 and stats["ops_skipped"] == 4 and stats["failed_batches"] == 0
     assert mem.stats()["events"]["rootmem_ops_skipped"] == 1
-    assert len(mem.store.root_units(MAYA)) == 1
+    assert len(RootMemRepository.of(mem.store).units(MAYA)) == 1
 
 
 @pytest.mark.parametrize(
@@ -149,14 +150,14 @@ def test_failed_batch_is_recorded_and_retried_next_run(
     stats = build(mem)
     assert stats["failed_batches"] == 1 and stats["batches"] == 2 and stats["llm_calls"] == 3
     assert mem.stats()["events"]["rootmem_batch_failed"] == 1
-    marks = mem.store.root_marks(MAYA)
+    marks = RootMemRepository.of(mem.store).marks(MAYA)
     assert marks[facts[0].id] == ("failed", 1) and marks[facts[3].id] == ("done", 0)
 
     llm.queue(ops({"op": "create", "when": "studio", "then": "cat", "evidence": ["M1", "M2"]}))
     stats = build(mem)
     assert stats["memories"] == 3 and stats["failed_batches"] == 0
-    assert len(mem.store.root_units(MAYA)) == 2
-    assert all(state == "done" for state, _ in mem.store.root_marks(MAYA).values())
+    assert len(RootMemRepository.of(mem.store).units(MAYA)) == 2
+    assert all(state == "done" for state, _ in RootMemRepository.of(mem.store).marks(MAYA).values())
 
 
 def test_retry_shows_the_problem_and_can_succeed(mem: Memory, llm: FakeLLM) -> None:
@@ -174,7 +175,7 @@ def test_a_poison_batch_is_skipped_after_max_failures(tmp_path: Path, llm: FakeL
     assert build(mem)["skipped_memories"] == 0
     llm.queue("nope")
     assert build(mem)["skipped_memories"] == 2
-    assert mem.store.root_marks(MAYA)[facts[0].id] == ("skipped", 2)
+    assert RootMemRepository.of(mem.store).marks(MAYA)[facts[0].id] == ("skipped", 2)
     assert build(mem)["batches"] == 0  # no third call
     mem.close()
 
@@ -188,11 +189,14 @@ def test_a_batch_is_never_half_applied(
     def crash(*args: object, **kwargs: object) -> None:
         raise StoreError("disk full")
 
-    monkeypatch.setattr(mem.store, "mark_root", crash)
+    monkeypatch.setattr(RootMemRepository.of(mem.store), "mark", crash)
     with pytest.raises(StoreError):
         build(mem)
     monkeypatch.undo()
-    assert mem.store.root_units(MAYA) == [] and mem.store.root_marks(MAYA) == {}
+    assert (
+        RootMemRepository.of(mem.store).units(MAYA) == []
+        and RootMemRepository.of(mem.store).marks(MAYA) == {}
+    )
 
 
 def test_superseded_memories_leave_the_evidence(mem: Memory, llm: FakeLLM) -> None:
@@ -204,18 +208,18 @@ def test_superseded_memories_leave_the_evidence(mem: Memory, llm: FakeLLM) -> No
     llm.queue(ops())
     stats = build(mem)
     assert stats["pruned"] == 1 and stats["memories"] == 1
-    (unit,) = mem.store.root_units(MAYA)
+    (unit,) = RootMemRepository.of(mem.store).units(MAYA)
     assert [e.memory_id for e in unit.evidence] == [facts[1].id] and unit.event == "prune"
     mem.store.supersede(facts[1].id, newer.id, {})
     build(mem)
-    assert mem.store.root_units(MAYA) == []  # no evidence left: retired
+    assert RootMemRepository.of(mem.store).units(MAYA) == []  # no evidence left: retired
 
 
 def test_without_an_llm_nothing_is_marked(tmp_path: Path) -> None:
     mem = make_memory(tmp_path / "m.db", None)
     add(mem, FACTS[:2])
     stats = build(mem)
-    assert "no LLM" in stats["note"] and mem.store.root_marks(MAYA) == {}
+    assert "no LLM" in stats["note"] and RootMemRepository.of(mem.store).marks(MAYA) == {}
     mem.close()
 
 
@@ -224,14 +228,17 @@ def test_units_belong_to_their_user_and_leave_with_them(mem: Memory, llm: FakeLL
     add(mem, ["Ana likes tea."], user="ana")
     llm.queue(ops({"op": "create", "when": "a", "then": "b", "evidence": ["M1"]}))
     build(mem)
-    assert mem.store.root_units(Scope("ana")) == []
-    assert mem.store.root_units(Scope("maya", agent_id="bot")) == []
+    assert RootMemRepository.of(mem.store).units(Scope("ana")) == []
+    assert RootMemRepository.of(mem.store).units(Scope("maya", agent_id="bot")) == []
     mem.delete_user("maya")
-    assert mem.store.root_units(MAYA) == [] and mem.store.root_marks(MAYA) == {}
+    assert (
+        RootMemRepository.of(mem.store).units(MAYA) == []
+        and RootMemRepository.of(mem.store).marks(MAYA) == {}
+    )
     llm.queue(ops({"op": "create", "when": "tea", "then": "offer tea", "evidence": ["M1"]}))
     mem.consolidate(user_id="ana", only=["rootmem"])
     mem.reset()
-    assert mem.store.root_units(Scope("ana")) == []
+    assert RootMemRepository.of(mem.store).units(Scope("ana")) == []
 
 
 def test_a_copy_of_the_prompt_example_is_not_a_unit(mem: Memory, llm: FakeLLM) -> None:
@@ -241,7 +248,7 @@ def test_a_copy_of_the_prompt_example_is_not_a_unit(mem: Memory, llm: FakeLLM) -
     llm.queue(ops(example, renamed))
     stats = build(mem)
     assert stats["created"] == 0 and stats["ops_skipped"] == 2
-    assert mem.store.root_units(MAYA) == []
+    assert RootMemRepository.of(mem.store).units(MAYA) == []
 
 
 def test_settings_reach_the_consolidator_from_env(

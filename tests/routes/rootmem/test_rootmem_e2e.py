@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from logicmem import Memory
+from logicmem.routes.rootmem.repo import RootMemRepository
 from logicmem.types import Scope
 
 pytestmark = pytest.mark.slow
@@ -30,13 +31,13 @@ def test_embedded_models_build_and_route_without_crashing(
             mem.add(text, user_id="maya", infer=False)
         stats = mem.consolidate(user_id="maya", only=["rootmem"])["rootmem"]
         assert stats["batches"] == 1 and 1 <= stats["llm_calls"] <= 2
-        marks = mem.store.root_marks(Scope("maya"))
+        marks = RootMemRepository.of(mem.store).marks(Scope("maya"))
         if stats["failed_batches"]:
             assert mem.stats()["events"]["rootmem_batch_failed"] == 1
             assert {state for state, _ in marks.values()} == {"failed"}
         else:
             assert {state for state, _ in marks.values()} == {"done"}
-        units = mem.store.root_units(Scope("maya"))
+        units = RootMemRepository.of(mem.store).units(Scope("maya"))
         assert len(units) <= mem.settings.rootmem.max_units
 
         hits = mem.search("Can I repaint my studio?", user_id="maya", k=3, method="rootmem").hits

@@ -14,6 +14,7 @@ from logicmem import Memory
 from logicmem.bench.engine import Plan, Probe, Tracer, score
 from logicmem.bench.methods import BenchMethod
 from logicmem.errors import ModelError
+from logicmem.routes.rootmem.repo import RootMemRepository
 from logicmem.types import Hit, MemoryEntry, Scope
 
 QUERY = "Can I repaint my studio this weekend?"
@@ -40,7 +41,7 @@ def three_units(mem: Memory, llm: FakeLLM) -> list[MemoryEntry]:
         )
     )
     mem.consolidate(user_id="maya", only=["rootmem"])
-    assert len(mem.store.root_units(Scope("maya"))) == 3
+    assert len(RootMemRepository.of(mem.store).units(Scope("maya"))) == 3
     return facts
 
 
@@ -75,9 +76,9 @@ def test_one_batched_router_call_then_cached(mem: Memory, llm: FakeLLM) -> None:
         "completion_tokens": 0,
         "router_cache_hits": 3,
     }
-    assert {e.memory_id for e in mem.store.root_units(Scope("maya"))[0].evidence} <= {
-        f.id for f in facts
-    }
+    assert {
+        e.memory_id for e in RootMemRepository.of(mem.store).units(Scope("maya"))[0].evidence
+    } <= {f.id for f in facts}
 
 
 def test_provenance_traces_to_every_evidence_turn(mem: Memory, llm: FakeLLM) -> None:
@@ -86,7 +87,7 @@ def test_provenance_traces_to_every_evidence_turn(mem: Memory, llm: FakeLLM) -> 
     hits = mem.search(QUERY, user_id="maya", k=3, method="rootmem").hits
     assert len(hits) == 3 and all(h.route == "rootmem" for h in hits)  # units fill k
     by_unit = {h.extras["unit_id"]: h for h in hits}
-    for unit in mem.store.root_units(Scope("maya")):
+    for unit in RootMemRepository.of(mem.store).units(Scope("maya")):
         ids = [e.memory_id for e in unit.evidence]
         want = [t for f in facts if f.id in ids for t in f.source_turns]
         assert sorted(by_unit[unit.unit_id].source_turns) == sorted(want)

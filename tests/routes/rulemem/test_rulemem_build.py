@@ -9,6 +9,7 @@ from conftest import PET_FACTS, ScoringLLM, add_texts, open_memory
 from kit import FakeLLM
 
 from logicmem.errors import ModelError, StoreError
+from logicmem.routes.rulemem.repo import RuleMemRepository
 from logicmem.types import Scope
 
 MAYA = Scope("maya")
@@ -28,7 +29,7 @@ def test_offline_pipeline_stores_facts_and_unvalidated_rules(offline) -> None:  
     stats = offline.consolidate(user_id="maya", only=["rulemem"])["rulemem"]
     assert stats["inducer"] == "template" and stats["llm_calls"] == 0
     assert stats["batches"] == 1 and stats["memories"] == 4 and stats["facts_rules"] >= 4
-    rules, vectors = offline.store.rules(MAYA)
+    rules, vectors = RuleMemRepository.of(offline.store).rules(MAYA)
     assert rules and vectors.shape[0] == len(rules)
     assert stats["unvalidated"] == len(rules) and {r.status for r in rules} == {"unvalidated"}
     assert offline.stats()["events"]["rulemem_rules_unvalidated"] == 1
@@ -36,23 +37,25 @@ def test_offline_pipeline_stores_facts_and_unvalidated_rules(offline) -> None:  
     for rule in rules:
         assert rule.body and rule.head and rule.inducer == "template"
         assert 2 <= len(rule.source_memories) <= 3 and set(rule.source_memories) <= memory_ids
-    quads, qv = offline.store.quads(MAYA)
+    quads, qv = RuleMemRepository.of(offline.store).quads(MAYA)
     assert len(quads) == stats["facts"] and qv.shape[0] == len(quads)
     # nothing new: a second run does no work
     again = offline.consolidate(user_id="maya", only=["rulemem"])["rulemem"]
-    assert "batches" not in again and len(offline.store.rules(MAYA)[0]) == len(rules)
+    assert "batches" not in again and len(
+        RuleMemRepository.of(offline.store).rules(MAYA)[0]
+    ) == len(rules)
 
 
 def test_incremental_batches_and_watermark(offline) -> None:  # type: ignore[no-untyped-def]
     add_texts(offline, PET_FACTS[:3])
     first = offline.consolidate(user_id="maya", only=["rulemem"])["rulemem"]
-    mark = offline.store.rulemem_watermark(MAYA)
+    mark = RuleMemRepository.of(offline.store).watermark(MAYA)
     assert first["memories"] == 3 and mark > 0
     add_texts(offline, PET_FACTS[3:], start=4)
     second = offline.consolidate(user_id="maya", only=["rulemem"])["rulemem"]
-    assert second["memories"] == 1 and offline.store.rulemem_watermark(MAYA) > mark
+    assert second["memories"] == 1 and RuleMemRepository.of(offline.store).watermark(MAYA) > mark
     # facts of the earlier batch stay; the new one adds its own
-    assert {q.memory_id for q in offline.store.quads(MAYA)[0]} == {
+    assert {q.memory_id for q in RuleMemRepository.of(offline.store).quads(MAYA)[0]} == {
         m.id for m in offline.get_all(user_id="maya")
     }
 
@@ -78,14 +81,16 @@ def test_capable_llm_extracts_induces_and_rpc_admits_at_tau(tmp_path: Path) -> N
         assert stats["facts_llm"] == 4 and stats["facts_rules"] == 0 and stats["malformed"] == 1
         assert stats["admitted"] == 1 and stats["rejected"] == 1
         assert mem.stats()["events"]["rulemem_malformed"] == 1
-        rules = {r.head: r for r in mem.store.rules(MAYA)[0]}
+        rules = {r.head: r for r in RuleMemRepository.of(mem.store).rules(MAYA)[0]}
         walks = rules["X walks every day"]
         assert walks.status == "admitted"
         assert walks.score == pytest.approx(0.4 / (1 + math.exp(-4)) + 0.6 / (1 + math.exp(-1.5)))
         assert walks.delta_self == pytest.approx(4.0) and walks.delta_fact == pytest.approx(1.5)
         assert walks.detail["rpc"]["nll_empty"] == pytest.approx(6.0)
         assert rules["X buys dog food"].status == "rejected"
-        assert [r.head for r in mem.store.rules(MAYA, ["admitted"])[0]] == ["X walks every day"]
+        assert [r.head for r in RuleMemRepository.of(mem.store).rules(MAYA, ["admitted"])[0]] == [
+            "X walks every day"
+        ]
         # the held-out evidence is in the B⊕E prompt and is none of the rule's sources
         held = walks.detail["evidence"]
         assert len(held) == 1
@@ -102,16 +107,20 @@ def test_failed_batch_is_recorded_and_retried_next_run(tmp_path: Path) -> None:
         stats = mem.consolidate(user_id="maya", only=["rulemem"])["rulemem"]
         assert stats["failures"] == 2 and "batches" not in stats
         assert mem.stats()["events"]["rulemem_batch_failed"] == 2
-        assert mem.store.rulemem_watermark(MAYA) == 0 and mem.store.quads(MAYA)[0] == []
+        assert (
+            RuleMemRepository.of(mem.store).watermark(MAYA) == 0
+            and RuleMemRepository.of(mem.store).quads(MAYA)[0] == []
+        )
         llm.queue(facts_reply(2), '{"rules": []}')
         stats = mem.consolidate(user_id="maya", only=["rulemem"])["rulemem"]
         assert stats["batches"] == 1 and stats["memories"] == 2
-        assert len(mem.store.quads(MAYA)[0]) == 2
+        assert len(RuleMemRepository.of(mem.store).quads(MAYA)[0]) == 2
 
 
 def test_a_batch_is_never_half_applied(offline, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     add_texts(offline, PET_FACTS)
-    real = offline.store.upsert_rule
+    repo = RuleMemRepository.of(offline.store)
+    real = repo.upsert_rule
     calls = {"n": 0}
 
     def flaky(rule, vector):  # type: ignore[no-untyped-def]
@@ -120,14 +129,17 @@ def test_a_batch_is_never_half_applied(offline, monkeypatch: pytest.MonkeyPatch)
             raise StoreError("disk full")
         return real(rule, vector)
 
-    monkeypatch.setattr(offline.store, "upsert_rule", flaky)
+    monkeypatch.setattr(repo, "upsert_rule", flaky)
     monkeypatch.setattr(offline.env.rulemem, "attempts", 1)
     stats = offline.consolidate(user_id="maya", only=["rulemem"])["rulemem"]
     assert stats["failures"] == 1
     # the first rule and the facts were written inside the failed transaction: rolled back
-    assert offline.store.rules(MAYA)[0] == [] and offline.store.quads(MAYA)[0] == []
-    assert offline.store.rulemem_watermark(MAYA) == 0
-    monkeypatch.setattr(offline.store, "upsert_rule", real)
+    assert (
+        RuleMemRepository.of(offline.store).rules(MAYA)[0] == []
+        and RuleMemRepository.of(offline.store).quads(MAYA)[0] == []
+    )
+    assert RuleMemRepository.of(offline.store).watermark(MAYA) == 0
+    monkeypatch.setattr(repo, "upsert_rule", real)
     assert offline.consolidate(user_id="maya", only=["rulemem"])["rulemem"]["batches"] == 1
 
 
@@ -137,7 +149,7 @@ def test_batches_follow_the_setting_and_rules_merge(tmp_path: Path) -> None:
         stats = mem.consolidate(user_id="maya", only=["rulemem"])["rulemem"]
         assert stats["batches"] == 2
         total = stats["rules_induced"]
-        stored = mem.store.rules(MAYA)[0]
+        stored = RuleMemRepository.of(mem.store).rules(MAYA)[0]
         assert sum(r.support for r in stored) == total  # duplicates merged into support
 
 
@@ -146,16 +158,21 @@ def test_delete_user_and_memory_remove_facts_and_rules(offline) -> None:  # type
     add_texts(offline, ["Leo plays jazz piano in a band.", "Leo joined a jazz band."], user="leo")
     offline.consolidate(user_id="maya", only=["rulemem"])
     offline.consolidate(user_id="leo", only=["rulemem"])
-    rules = offline.store.rules(MAYA)[0]
+    rules = RuleMemRepository.of(offline.store).rules(MAYA)[0]
     used = [m for r in rules for m in r.source_memories]
     victim = min(set(used), key=used.count)
     keep = {r.id for r in rules if victim not in r.source_memories}
     offline.delete(victim, user_id="maya")
-    assert {r.id for r in offline.store.rules(MAYA)[0]} == keep
-    assert all(q.memory_id != victim for q in offline.store.quads(MAYA)[0])
+    assert {r.id for r in RuleMemRepository.of(offline.store).rules(MAYA)[0]} == keep
+    assert all(q.memory_id != victim for q in RuleMemRepository.of(offline.store).quads(MAYA)[0])
     offline.delete_user("maya")
-    assert offline.store.rules(MAYA)[0] == [] and offline.store.quads(MAYA)[0] == []
-    assert offline.store.rulemem_watermark(MAYA) == 0
-    assert offline.store.quads(Scope("leo"))[0]  # another user's facts are untouched
+    assert (
+        RuleMemRepository.of(offline.store).rules(MAYA)[0] == []
+        and RuleMemRepository.of(offline.store).quads(MAYA)[0] == []
+    )
+    assert RuleMemRepository.of(offline.store).watermark(MAYA) == 0
+    assert RuleMemRepository.of(offline.store).quads(Scope("leo"))[
+        0
+    ]  # another user's facts are untouched
     offline.reset()
-    assert offline.store.quads(Scope("leo"))[0] == []
+    assert RuleMemRepository.of(offline.store).quads(Scope("leo"))[0] == []

@@ -8,6 +8,7 @@ from conftest import PET_FACTS, add_texts
 from logicmem import Memory
 from logicmem.errors import ModelError
 from logicmem.models.llm import local_gguf
+from logicmem.routes.rulemem.repo import RuleMemRepository
 from logicmem.types import Scope
 
 pytestmark = pytest.mark.slow
@@ -31,7 +32,7 @@ def test_offline_rulemem_scores_rules_with_the_embedded_model(
         # SmolLM2 is not capable: rule-based facts and templated rules, but real RPC scores
         assert stats["inducer"] == "template" and stats["llm_calls"] == 0
         assert stats["loglik_calls"] >= 3 and "failures" not in stats
-        rules, _ = mem.store.rules(Scope("maya"))
+        rules, _ = RuleMemRepository.of(mem.store).rules(Scope("maya"))
         assert rules and all(r.status in ("admitted", "rejected") for r in rules)
         assert all(r.score is not None and r.delta_self is not None for r in rules)
         hits = mem.search("Where does Maya go running?", user_id="maya", k=5,

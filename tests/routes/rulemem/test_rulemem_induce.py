@@ -5,8 +5,8 @@ import json
 from kit import FakeLLM
 
 from logicmem.routes.rulemem.induce import llm_rules, template_rules
+from logicmem.routes.rulemem.repo import Quad
 from logicmem.routes.rulemem.walks import Path
-from logicmem.store.base import Quad
 
 PATH = Path(
     [

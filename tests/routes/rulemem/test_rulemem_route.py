@@ -6,7 +6,7 @@ from conftest import PET_FACTS, ScoringLLM, add_texts, open_memory
 
 from logicmem import Memory
 from logicmem.routes.rulemem.prompt import PREMISE_INSTRUCTION, premise_instruction
-from logicmem.store.base import HornRule
+from logicmem.routes.rulemem.repo import HornRule, RuleMemRepository
 from logicmem.types import Scope
 
 MAYA = Scope("maya")
@@ -26,7 +26,7 @@ def seeded(tmp_path: Path, **rulemem) -> Memory:  # type: ignore[no-untyped-def]
         status="rejected", score=0.1, source_memories=[ids[PET_FACTS[3]]],
     )  # fmt: skip
     for rule in (admitted, rejected):
-        mem.store.upsert_rule(rule, mem.embedder.embed_one(rule.head))
+        RuleMemRepository.of(mem.store).upsert_rule(rule, mem.embedder.embed_one(rule.head))
     return mem
 
 
@@ -93,7 +93,7 @@ def test_answer_gets_the_premise_instruction_only_with_rules(tmp_path: Path) -> 
         ids = [m.id for m in live.get_all(user_id="maya")]
         rule = HornRule("r1", "maya", ["X adopted a dog"], "X exercises outdoors",
                         status="admitted", source_memories=ids[:2])  # fmt: skip
-        live.store.upsert_rule(rule, live.embedder.embed_one(rule.head))
+        RuleMemRepository.of(live.store).upsert_rule(rule, live.embedder.embed_one(rule.head))
         answer = live.answer("How should Maya exercise outdoors?", user_id="maya", k=6)
         system = llm.calls[-1]["messages"][0]["content"]
         assert "Rule: X adopted a dog ⇒ X exercises outdoors" in system

@@ -3,8 +3,8 @@
 import itertools
 import random
 
+from logicmem.routes.rulemem.repo import Quad
 from logicmem.routes.rulemem.walks import Graph, entities, mine_paths, walk
-from logicmem.store.base import Quad
 
 
 def q(fid: str, memory: str, s: str, r: str, o: str, t: str | None) -> Quad:

@@ -11,7 +11,7 @@ from logicmem import Memory
 from logicmem.bench.methods import resolve
 from logicmem.errors import ConfigError, ModelError
 from logicmem.routes.visible.profile_text import fit, parse_reply
-from logicmem.store.base import Criticality, ProfileLine
+from logicmem.routes.visible.repo import Criticality, ProfileLine, VisibleRepository
 
 USER = "noor"
 HOBBIES = [
@@ -58,7 +58,9 @@ def test_llm_rewrites_the_profile_after_each_session_once(tmp_path: Path) -> Non
     llm.queue("## Health\n- Allergic to sesame [m1]\n## Home\n- Has a beagle [m2]")
     done = mem.consolidate(user_id=USER, only=["profile"])["profile"]
     assert done["kind"] == "llm" and done["sessions"] == 1 and done["llm_calls"] == 1
-    assert done["lines"] == 4 and done["bytes"] == len(mem.store.get_profile(USER)[0].encode())
+    assert done["lines"] == 4 and done["bytes"] == len(
+        VisibleRepository.of(mem.store).get_profile(USER)[0].encode()
+    )
     assert "(empty)" in _prompt(llm) and '{"id": "m1", "text": "I can\'t eat sesame' in _prompt(llm)
 
     # The watermark: a folded session is never sent again.
@@ -74,7 +76,7 @@ def test_llm_rewrites_the_profile_after_each_session_once(tmp_path: Path) -> Non
     assert '{"id": "m3", "text": "The beagle died in March' in shown
     assert "sesame, I break" not in shown
 
-    profile = mem.store.load_profile(USER)
+    profile = VisibleRepository.of(mem.store).load_profile(USER)
     assert profile is not None and profile.kind == "llm" and profile.version == 2
     assert [line.text for line in profile.lines] == [
         "## Health",
@@ -111,14 +113,14 @@ def test_an_invalid_reply_keeps_the_previous_profile_and_is_recorded(tmp_path: P
     _session(mem, "s1", "My daughter Lina is six.")
     llm.queue("- Has a daughter, Lina, aged six [m1]")
     mem.consolidate(user_id=USER, only=["profile"])
-    before = mem.store.load_profile(USER)
+    before = VisibleRepository.of(mem.store).load_profile(USER)
 
     _session(mem, "s2", "I started a night shift job at the hospital.")
     llm.queue("Sure! The user is a person who likes things.", ModelError("server went away"))
     done = mem.consolidate(user_id=USER, only=["profile"])["profile"]
     assert done["failures"] == 1 and done["llm_calls"] == 2
     assert "That reply was invalid" in str(llm.calls[2]["messages"][-1]["content"])
-    after = mem.store.load_profile(USER)
+    after = VisibleRepository.of(mem.store).load_profile(USER)
     assert after is not None and before is not None and after.lines == before.lines
     assert after.state["failed"] == ["s2"]
     assert mem.stats()["events"] == {"profile_llm_failure": 1}
@@ -155,7 +157,7 @@ def test_extractive_profile_puts_critical_facts_first(tmp_path: Path) -> None:
         "I painted the kitchen yellow.",
         "I watched a documentary about owls.",
     )
-    mem.store.set_criticality(
+    VisibleRepository.of(mem.store).set_criticality(
         USER,
         [
             Criticality(ids[1], 0.9, "health_condition", "test", "kb"),
@@ -164,7 +166,7 @@ def test_extractive_profile_puts_critical_facts_first(tmp_path: Path) -> None:
     )
     done = mem.consolidate(user_id=USER, only=["profile"])["profile"]
     assert done["kind"] == "extractive" and done["left_out"] == 3 and done["lines"] == 3
-    profile = mem.store.load_profile(USER)
+    profile = VisibleRepository.of(mem.store).load_profile(USER)
     assert profile is not None and profile.kind == "extractive"
     assert [line.memory_ids for line in profile.lines] == [[ids[1]], [ids[3]], [ids[5]]]
     assert profile.lines[0].text == "- I have type 1 diabetes and use an insulin pump."
@@ -182,13 +184,13 @@ def test_extractive_profile_respects_the_byte_limit_and_follows_the_store(tmp_pa
     long = "I live on a houseboat on the canal with two herons."
     ids = _session(mem, "s1", "I play chess.", "I grow tomatoes.", long)
     mem.consolidate(user_id=USER, only=["profile"])
-    profile = mem.store.load_profile(USER)
+    profile = VisibleRepository.of(mem.store).load_profile(USER)
     assert profile is not None and len(profile.text.encode()) <= 40
     # The newest line does not fit; the shorter older ones still do, newest first.
     assert [line.memory_ids for line in profile.lines] == [[ids[1]], [ids[0]]]
     mem.delete(ids[1], user_id=USER)  # the profile follows the store at the next consolidation
     mem.consolidate(user_id=USER, only=["profile"])
-    profile = mem.store.load_profile(USER)
+    profile = VisibleRepository.of(mem.store).load_profile(USER)
     assert profile is not None and [line.memory_ids for line in profile.lines] == [[ids[0]]]
 
 
@@ -238,12 +240,12 @@ def test_deleting_a_user_or_resetting_clears_the_profile(tmp_path: Path) -> None
     mem = _memory(tmp_path)
     _session(mem, "s1", "I volunteer at a food bank.")
     mem.consolidate(user_id=USER, only=["profile"])
-    assert mem.store.load_profile(USER) is not None
+    assert VisibleRepository.of(mem.store).load_profile(USER) is not None
     mem.delete_user(USER)
-    assert mem.store.load_profile(USER) is None
+    assert VisibleRepository.of(mem.store).load_profile(USER) is None
     assert mem.search("x", user_id=USER, method="profile_llm").hits == []
     _session(mem, "s1", "I volunteer at a food bank.")
     mem.consolidate(user_id=USER, only=["profile"])
     mem.reset()
-    assert mem.store.load_profile(USER) is None
+    assert VisibleRepository.of(mem.store).load_profile(USER) is None
     assert mem.store._db.execute("SELECT COUNT(*) FROM profile_lines").fetchone()[0] == 0

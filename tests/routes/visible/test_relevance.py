@@ -15,8 +15,8 @@ from logicmem.routes.visible.relevance import (
     request_windows,
     training_set,
 )
+from logicmem.routes.visible.repo import MemoryKey
 from logicmem.routes.visible.text import tokens
-from logicmem.store.base import MemoryKey
 
 KEYS = [
     ("m2", "pad thai", "allergy-peanut"),

@@ -24,9 +24,9 @@ from logicmem.models.llm.base import LLM, ChatMessage, extract_json
 from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block
 from logicmem.routes.base import Consolidator, RouteEnv
 from logicmem.routes.rootmem.ops import SCHEMA, BatchEditor, Op, Similarity, parse_ops
+from logicmem.routes.rootmem.repo import RootMemRepository, RootUnit
 from logicmem.routes.rootmem.units import UsageMeter, clip
 from logicmem.routes.visible.criticality import VectorCache
-from logicmem.store.base import RootUnit
 from logicmem.types import MemoryEntry, Scope
 
 SYSTEM = (
@@ -164,7 +164,7 @@ class RootMemConsolidator(Consolidator):
         stats: dict[str, Any] = {"memories": 0, "batches": 0, "failed_batches": 0}
         active = env.store.list_memories(scope)
         stats["pruned"] = self._prune(env, scope, {m.id for m in active})
-        marks = env.store.root_marks(scope)
+        marks = RootMemRepository.of(env.store).marks(scope)
         todo = [m for m in active if marks.get(m.id, ("", 0))[0] not in ("done", "skipped")]
         stats["memories"] = len(todo)
         llm = env.llm() if todo else None
@@ -176,7 +176,7 @@ class RootMemConsolidator(Consolidator):
             for i in range(0, len(todo), cfg.batch):
                 self._batch(env, scope, llm, todo[i : i + cfg.batch], marks, stats, meter)
             stats.update(meter.counts())
-        stats["units"] = len(env.store.root_units(scope))
+        stats["units"] = len(RootMemRepository.of(env.store).units(scope))
         return stats
 
     def _batch(
@@ -190,7 +190,7 @@ class RootMemConsolidator(Consolidator):
         meter: UsageMeter,
     ) -> None:
         cfg = env.rootmem
-        units = env.store.root_units(scope)
+        units = RootMemRepository.of(env.store).units(scope)
         messages: list[ChatMessage] = [
             {"role": "system", "content": SYSTEM.format(max_units=cfg.max_units)},
             *EXAMPLE,
@@ -206,8 +206,8 @@ class RootMemConsolidator(Consolidator):
         outcome = editor.apply(ops)
         problems = skipped + copied + outcome.problems
         with env.store.transaction():
-            env.store.add_root_units(outcome.versions)
-            env.store.mark_root(scope, {m.id: ("done", 0) for m in batch})
+            RootMemRepository.of(env.store).add_units(outcome.versions)
+            RootMemRepository.of(env.store).mark(scope, {m.id: ("done", 0) for m in batch})
         for key, value in outcome.counts.items():
             stats[key] = stats.get(key, 0) + value
         if problems:
@@ -235,7 +235,7 @@ class RootMemConsolidator(Consolidator):
         detail = {"memories": list(update), "problem": problem, "given_up": given_up}
         with env.store.transaction():
             env.store.record_event("rootmem_batch_failed", scope.user_id, detail)
-            env.store.mark_root(scope, update)
+            RootMemRepository.of(env.store).mark(scope, update)
 
     @staticmethod
     def _similarity(env: RouteEnv, user_id: str) -> Similarity:
@@ -252,7 +252,7 @@ class RootMemConsolidator(Consolidator):
         """New versions without evidence whose memory was superseded or deleted; a unit
         left with no evidence is retired. Returns the number of units changed."""
         changed = []
-        for unit in env.store.root_units(scope):
+        for unit in RootMemRepository.of(env.store).units(scope):
             kept = [e for e in unit.evidence if e.memory_id in active]
             if len(kept) == len(unit.evidence):
                 continue
@@ -262,5 +262,5 @@ class RootMemConsolidator(Consolidator):
             unit.status = "active" if kept else "retired"
             changed.append(unit)
         if changed:
-            env.store.add_root_units(changed)
+            RootMemRepository.of(env.store).add_units(changed)
         return len(changed)

@@ -20,6 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError, field_validator
 
 from logicmem.config import RootMemSettings
+from logicmem.routes.rootmem.repo import RootUnit, UnitEvidence
 from logicmem.routes.rootmem.units import (
     MAX_FACT_CHARS,
     MAX_RULE_CHARS,
@@ -27,7 +28,6 @@ from logicmem.routes.rootmem.units import (
     label_number,
     rules_text,
 )
-from logicmem.store.base import RootUnit, UnitEvidence
 from logicmem.types import MemoryEntry, Scope
 
 SCHEMA: dict[str, Any] = {

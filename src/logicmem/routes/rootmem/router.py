@@ -20,9 +20,9 @@ from logicmem.errors import ModelError
 from logicmem.models.llm.base import LLM, ChatMessage, extract_json
 from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block, quote
 from logicmem.routes.base import RouteEnv, query_vector
+from logicmem.routes.rootmem.repo import RootMemRepository, RootUnit
 from logicmem.routes.rootmem.units import UsageMeter, label_number, rules_text
 from logicmem.routes.visible.criticality import VectorCache
-from logicmem.store.base import RootUnit
 from logicmem.types import Scope
 
 SYSTEM = (
@@ -123,7 +123,7 @@ def prefilter(env: RouteEnv, query: str, units: list[RootUnit]) -> np.ndarray:
 
 def route(env: RouteEnv, query: str, scope: Scope, *, use_router: bool = True) -> Routing:
     """The units to put in context for ``query``, best pre-filter cosine first."""
-    units = env.store.root_units(scope)
+    units = RootMemRepository.of(env.store).units(scope)
     if not units:
         return Routing([], UsageMeter(None).counts())
     sims = prefilter(env, query, units)

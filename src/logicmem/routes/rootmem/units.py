@@ -7,7 +7,7 @@ from typing import Any
 
 from logicmem.models.llm.base import LLM
 from logicmem.routes.base import RouteEnv
-from logicmem.store.base import RootUnit
+from logicmem.routes.rootmem.repo import RootUnit
 
 MAX_RULE_CHARS = 300
 MAX_FACT_CHARS = 200

@@ -24,8 +24,8 @@ from logicmem.errors import LogicmemError
 from logicmem.models.llm.base import LLM
 from logicmem.routes.base import Consolidator, RouteEnv
 from logicmem.routes.rulemem import facts, induce, rpc
+from logicmem.routes.rulemem.repo import HornRule, Quad, RuleMemRepository
 from logicmem.routes.rulemem.walks import Graph, mine_paths
-from logicmem.store.base import HornRule, Quad
 from logicmem.types import MemoryEntry, Scope
 
 Record = Callable[[str, dict[str, Any]], None]
@@ -64,7 +64,7 @@ class RuleMemConsolidator(Consolidator):
         logliks = rpc.Logliks(llm, cfg.rpc_provider, record)
         stats: Counter[str] = Counter()
         while True:
-            mark = env.store.rulemem_watermark(scope)
+            mark = RuleMemRepository.of(env.store).watermark(scope)
             batch = env.store.memories_after(scope, mark, cfg.batch)
             if not batch:
                 break
@@ -120,7 +120,7 @@ class RuleMemConsolidator(Consolidator):
             malformed=got.malformed,
             llm_calls=got.llm_calls,
         )
-        old, _ = env.store.quads(scope)
+        old, _ = RuleMemRepository.of(env.store).quads(scope)
         graph = Graph.build([*old, *got.quads])
         paths = mine_paths(graph, [q.id for q in got.quads], cfg.walks, cfg.walk_length, cfg.seed)
         paths = paths[: cfg.paths_per_batch]
@@ -189,12 +189,14 @@ class RuleMemConsolidator(Consolidator):
     def _apply(env: RouteEnv, scope: Scope, work: _Batch, position: int) -> None:
         with env.store.transaction():
             if work.quads:
-                env.store.add_quads(scope.user_id, work.quads, work.quad_vectors)
+                RuleMemRepository.of(env.store).add_quads(
+                    scope.user_id, work.quads, work.quad_vectors
+                )
             vectors = work.head_vectors if work.head_vectors is not None else np.zeros((0, 0))
             for rule, vector in zip(work.rules, vectors, strict=True):
-                if not env.store.upsert_rule(rule, vector):
+                if not RuleMemRepository.of(env.store).upsert_rule(rule, vector):
                     work.counts["rules_merged"] += 1
-            env.store.set_rulemem_watermark(scope, position)
+            RuleMemRepository.of(env.store).set_watermark(scope, position)
 
 
 def _held_out(

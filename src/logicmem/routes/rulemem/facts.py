@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from logicmem.models.llm.base import LLM, ChatMessage, extract_json
 from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block
-from logicmem.store.base import Quad
+from logicmem.routes.rulemem.repo import Quad
 from logicmem.types import MemoryEntry
 
 

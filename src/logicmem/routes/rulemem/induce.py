@@ -21,8 +21,8 @@ from pydantic import BaseModel, Field, ValidationError
 
 from logicmem.models.llm.base import LLM, ChatMessage, extract_json
 from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block
+from logicmem.routes.rulemem.repo import Quad
 from logicmem.routes.rulemem.walks import Path
-from logicmem.store.base import Quad
 
 
 @dataclass

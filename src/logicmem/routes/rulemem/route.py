@@ -20,8 +20,8 @@ import numpy as np
 
 from logicmem.context import assembled_hits
 from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector, valid_at
+from logicmem.routes.rulemem.repo import HornRule, RuleMemRepository
 from logicmem.routes.semantic import SemanticRoute, allowed_ids
-from logicmem.store.base import HornRule
 from logicmem.types import Hit, Scope
 
 
@@ -102,7 +102,7 @@ def rule_hits(
 ) -> list[Hit]:
     """Activated rules, each followed by the evidence its body atoms recall."""
     cfg = env.rulemem
-    rules, matrix = env.store.rules(scope, statuses)
+    rules, matrix = RuleMemRepository.of(env.store).rules(scope, statuses)
     allowed = allowed_ids(env, scope, filters)
     if allowed is not None:
         keep = [i for i, r in enumerate(rules) if set(r.source_memories) <= allowed]
@@ -136,7 +136,7 @@ def rule_hits(
 def fact_hits(env: RouteEnv, query: str, scope: Scope, filters: dict[str, Any] | None) -> list[Hit]:
     """No rules: the quadruples closest to the query are the recall cues."""
     cfg = env.rulemem
-    quads, matrix = env.store.quads(scope, as_of=env.as_of)
+    quads, matrix = RuleMemRepository.of(env.store).quads(scope, as_of=env.as_of)
     allowed = allowed_ids(env, scope, filters)
     if not quads:
         return []

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from logicmem.routes.rulemem.facts import DETERMINERS as _DROP
-from logicmem.store.base import Quad
+from logicmem.routes.rulemem.repo import Quad
 from logicmem.write.rules import STOPWORDS
 
 _NAME = re.compile(r"\b([A-Z][\w+'-]{2,})")

@@ -68,6 +68,7 @@ from logicmem.models.embed.base import Embedder
 from logicmem.models.llm.base import LLM, extract_json
 from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block
 from logicmem.routes.visible.kb import KnowledgeBase
+from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.routes.visible.text import fact_sentence, gives_advice, reports_other
 from logicmem.store.base import Store
 
@@ -128,11 +129,11 @@ class VectorCache:
 
     def vectors(self, texts: list[str], user_id: str) -> np.ndarray:
         """Vectors of texts derived from one user's memories (kept with that user's data)."""
-        known = self.store.cached_vectors(user_id, texts)
+        known = VisibleRepository.of(self.store).cached_vectors(user_id, texts)
         missing = [t for t in dict.fromkeys(texts) if t not in known]
         if missing:
             fresh = self.embedder.embed(missing)
-            self.store.cache_vectors(user_id, missing, fresh)
+            VisibleRepository.of(self.store).cache_vectors(user_id, missing, fresh)
             known.update(zip(missing, fresh, strict=True))
         if not texts:
             return np.zeros((0, self.embedder.dims), dtype=np.float32)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from logicmem.config import VisibilitySettings
+from logicmem.config import Settings, VisibilitySettings
 from logicmem.errors import ModelError
 from logicmem.models.embed.base import Embedder
 from logicmem.models.llm.base import LLM
@@ -18,8 +18,9 @@ from logicmem.routes.visible.criticality import (
     assess_with_llm,
 )
 from logicmem.routes.visible.kb import KnowledgeBase, load_kb
+from logicmem.routes.visible.repo import Criticality, MemoryKey, VisibleRepository
 from logicmem.routes.visible.text import contains, neutral_subject, tokens
-from logicmem.store.base import Criticality, MemoryKey, Store
+from logicmem.store.base import Store
 from logicmem.types import MemoryEntry, Scope
 
 MAX_KEYS = 400  # anticipation keys kept per memory
@@ -165,9 +166,9 @@ class VisibilityIndexer:
             rows.append(Criticality(entry.id, a.score, a.ctype, a.reason, a.source))
             keys, vectors = self._keys(entry, a)
             if keys:
-                self.store.add_keys(scope.user_id, keys, vectors)
+                VisibleRepository.of(self.store).add_keys(scope.user_id, keys, vectors)
         if rows:
-            self.store.set_criticality(scope.user_id, rows)
+            VisibleRepository.of(self.store).set_criticality(scope.user_id, rows)
 
     def _neutral_vectors(self, scope: Scope, texts: list[str], vectors: np.ndarray) -> np.ndarray:
         """The memories' vectors with the user renamed as in the prototypes (see
@@ -231,3 +232,12 @@ class VisibilityIndexer:
             else:
                 merged.append(model)
         return merged
+
+
+def from_settings(
+    store: Store, embedder: Embedder, llm: Callable[[], LLM | None], settings: Settings
+) -> VisibilityIndexer | None:
+    """The ``visibility`` hook of ``WRITE_HOOKS``, on while ``visibility.enabled``."""
+    if not settings.visibility.enabled:
+        return None
+    return VisibilityIndexer(store, embedder, llm, settings.visibility)

@@ -23,8 +23,8 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from logicmem.routes.visible.kb import KnowledgeBase
+from logicmem.routes.visible.repo import MemoryKey
 from logicmem.routes.visible.text import tokens
-from logicmem.store.base import MemoryKey
 
 
 def key_score(

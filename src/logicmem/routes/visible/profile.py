@@ -29,7 +29,7 @@ from logicmem.routes.visible.profile_text import (
     size_of,
     updater_prompt,
 )
-from logicmem.store.base import Profile, ProfileLine
+from logicmem.routes.visible.repo import Profile, ProfileLine, VisibleRepository
 from logicmem.types import Hit, MemoryEntry, Scope
 
 LLM_KIND = "llm"
@@ -59,7 +59,7 @@ class ProfileConsolidator(Consolidator):
         user = Scope(scope.user_id)  # one profile per user, as in the paper
         llm = self._llm(env)
         kind = LLM_KIND if llm is not None else EXTRACTIVE_KIND
-        current = env.store.load_profile(user.user_id)
+        current = VisibleRepository.of(env.store).load_profile(user.user_id)
         if current is None or current.kind != kind:  # a new kind starts from scratch
             current = Profile("", 0, kind, [], {})
         folded: dict[str, str] = dict(current.state.get("folded", {}))
@@ -74,7 +74,7 @@ class ProfileConsolidator(Consolidator):
                 self._extractive(env, user, entries, pending, stats)
             else:
                 self._with_llm(env, llm, user, entries, current, pending, stats)
-        profile = env.store.load_profile(user.user_id)
+        profile = VisibleRepository.of(env.store).load_profile(user.user_id)
         return {**stats, **size_of(profile.lines if profile else [])}
 
     @staticmethod
@@ -107,7 +107,11 @@ class ProfileConsolidator(Consolidator):
         cfg = env.profile
         active = [e for e in entries if e.status == "active"]
         position = {e.id: i for i, e in enumerate(active)}
-        critical = [c for c in env.store.critical_memories(user) if c.memory_id in position]
+        critical = [
+            c
+            for c in VisibleRepository.of(env.store).critical_memories(user)
+            if c.memory_id in position
+        ]
         critical.sort(key=lambda c: (-c.score, -position[c.memory_id]))
         order = [c.memory_id for c in critical] + [e.id for e in reversed(active)]
         by_text: dict[str, ProfileLine] = {}
@@ -130,7 +134,7 @@ class ProfileConsolidator(Consolidator):
             used += need
         lines = list(by_text.values())
         folded = {e.id: signature(e) for e in entries}
-        env.store.set_profile(
+        VisibleRepository.of(env.store).set_profile(
             user.user_id, render(lines), kind=EXTRACTIVE_KIND, lines=lines, state={"folded": folded}
         )
         stats["sessions"] = len({e.session_id for e in pending})
@@ -158,7 +162,9 @@ class ProfileConsolidator(Consolidator):
             sessions.setdefault(entry.session_id or "", []).append(entry)
         if not sessions:  # only deletions
             state = {"folded": folded, "failed": failed}
-            store.set_profile(user.user_id, render(lines), kind=LLM_KIND, lines=lines, state=state)
+            VisibleRepository.of(store).set_profile(
+                user.user_id, render(lines), kind=LLM_KIND, lines=lines, state=state
+            )
         for session_id, group in sessions.items():
             new = [e for e in group if e.status == "active"]
             if new:
@@ -175,7 +181,9 @@ class ProfileConsolidator(Consolidator):
                     )
             folded.update({e.id: signature(e) for e in group})
             state = {"folded": folded, "failed": failed}
-            store.set_profile(user.user_id, render(lines), kind=LLM_KIND, lines=lines, state=state)
+            VisibleRepository.of(store).set_profile(
+                user.user_id, render(lines), kind=LLM_KIND, lines=lines, state=state
+            )
 
     def _rewrite(
         self,
@@ -239,7 +247,7 @@ class ProfileMethod(Method):
     def search(
         self, env: RouteEnv, query: str, scope: Scope, k: int, filters: dict[str, Any] | None
     ) -> list[Hit]:
-        profile = env.store.load_profile(scope.user_id)
+        profile = VisibleRepository.of(env.store).load_profile(scope.user_id)
         if profile is None:
             return []
         size = size_of(profile.lines)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from logicmem.context import estimate_tokens
 from logicmem.models.llm.base import ChatMessage
 from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block, quote
-from logicmem.store.base import ProfileLine
+from logicmem.routes.visible.repo import ProfileLine
 from logicmem.types import MemoryEntry
 
 SYSTEM = (

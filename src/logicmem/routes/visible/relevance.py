@@ -39,8 +39,8 @@ import numpy as np
 
 from logicmem.routes.visible.kb import KnowledgeBase
 from logicmem.routes.visible.keyindex import KeyIndex, KeyMatch
+from logicmem.routes.visible.repo import MemoryKey
 from logicmem.routes.visible.text import tokens
-from logicmem.store.base import MemoryKey
 
 FEATURES = ("key_score", "key_sim", "lexical", "memory_sim")
 

@@ -42,8 +42,8 @@ from logicmem.routes.visible.relevance import (
     load_model,
     request_windows,
 )
+from logicmem.routes.visible.repo import MemoryKey, VisibleRepository
 from logicmem.routes.visible.text import tokens
-from logicmem.store.base import MemoryKey
 from logicmem.types import Hit, Scope
 
 
@@ -115,7 +115,7 @@ class _State:
     their keys (``KeyIndex``), with each indexed memory's row among the critical ones."""
 
     def __init__(self, env: RouteEnv, scope: Scope, keys: list[MemoryKey], kmat: np.ndarray):
-        rows = env.store.critical_memories(scope, as_of=env.as_of)
+        rows = VisibleRepository.of(env.store).critical_memories(scope, as_of=env.as_of)
         ids, matrix = env.store.vectors(scope, as_of=env.as_of)
         position = {memory_id: j for j, memory_id in enumerate(ids)}
         rows = [r for r in rows if r.memory_id in position]
@@ -135,7 +135,7 @@ def state(env: RouteEnv, scope: Scope) -> _State:
     """The user's ``_State`` at ``env.as_of``, rebuilt only when the store changed: the
     store hands back the same key matrix object until any write (its cache is stamped by
     the database). Each moment is its own view: the "now" state never serves a past one."""
-    keys, matrix = env.store.memory_keys(scope, as_of=env.as_of)
+    keys, matrix = VisibleRepository.of(env.store).memory_keys(scope, as_of=env.as_of)
     cache: dict[tuple[Scope, str | None], tuple[np.ndarray, _State]] = env.cache.setdefault(
         "visible_state", {}
     )

@@ -1,0 +1,77 @@
+"""Store URLs: one parser picks the backend from STORES by scheme."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from logicmem.errors import StoreError
+from logicmem.memory import Memory
+from logicmem.store.sqlite import SQLiteStore
+from logicmem.store.url import StoreURL, open_store, parse_store_url, redact, sqlite_url
+
+
+@pytest.mark.parametrize(
+    ("setting", "expected"),
+    [
+        ("data/mem.db", StoreURL("sqlite", "data/mem.db")),
+        ("/abs/mem.db", StoreURL("sqlite", "/abs/mem.db")),
+        ("~/mem.db", StoreURL("sqlite", "~/mem.db")),
+        (":memory:", StoreURL("sqlite", ":memory:")),
+        ("sqlite:///:memory:", StoreURL("sqlite", ":memory:")),
+        ("sqlite://:memory:", StoreURL("sqlite", ":memory:")),
+        ("sqlite:///abs/path.db", StoreURL("sqlite", "/abs/path.db")),
+        ("sqlite:////abs/path.db", StoreURL("sqlite", "/abs/path.db")),
+        ("sqlite://rel/path.db", StoreURL("sqlite", "rel/path.db")),
+        ("SQLITE:///a%20b.db", StoreURL("sqlite", "/a b.db")),
+        ("postgresql://u:pw@db/mem", StoreURL("postgresql", "postgresql://u:pw@db/mem")),
+        ("postgres://db/mem", StoreURL("postgresql", "postgres://db/mem")),
+        ("postgresql+psycopg://db/mem", StoreURL("postgresql", "postgresql+psycopg://db/mem")),
+    ],
+)
+def test_a_store_setting_names_a_backend_and_a_target(setting: str, expected: StoreURL) -> None:
+    assert parse_store_url(setting) == expected
+
+
+def test_a_plain_path_and_a_sqlite_url_open_the_same_file(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = open_store(path)
+    store.set_meta("k", "v")
+    store.close()
+    again = open_store(sqlite_url(path))
+    assert isinstance(again, SQLiteStore) and again.get_meta("k") == "v"
+    again.close()
+    memory = open_store("sqlite:///:memory:")
+    assert isinstance(memory, SQLiteStore) and memory.path == ":memory:"
+
+
+def test_postgresql_says_the_backend_is_not_installed_yet() -> None:
+    with pytest.raises(StoreError, match="PostgreSQL backend is not installed yet") as err:
+        open_store("postgresql://ana:secret@db.example/mem")
+    assert "secret" not in str(err.value) and "ana:***@db.example" in str(err.value)
+
+
+def test_an_unknown_scheme_lists_the_choices() -> None:
+    with pytest.raises(StoreError, match=r"scheme 'mysql'.*registered backends: sqlite"):
+        parse_store_url("mysql://db/mem")
+    with pytest.raises(StoreError, match="names no file"):
+        parse_store_url("sqlite:///")
+    with pytest.raises(StoreError, match="empty"):
+        parse_store_url("  ")
+
+
+def test_memory_opens_store_urls(tmp_path: Path) -> None:
+    config = {"embedder": {"provider": "hash"}, "llm": {"provider": "none"}}
+    with Memory(sqlite_url(tmp_path / "m.db"), config=config) as mem:
+        mem.add("I have a cat named Miso.", user_id="ana", infer=False)
+    with Memory(tmp_path / "m.db", config=config) as mem:
+        assert len(mem.get_all(user_id="ana")) == 1
+    with pytest.raises(StoreError, match="not installed yet"):
+        Memory("postgresql://db/mem", config=config)
+
+
+def test_redact_masks_only_passwords() -> None:
+    assert redact("postgresql://u:pw@h:5432/d") == "postgresql://u:***@h:5432/d"
+    assert redact("postgresql://h/d") == "postgresql://h/d"
+    assert redact("/tmp/pw.db") == "/tmp/pw.db"
