@@ -232,3 +232,42 @@ def test_a_store_of_the_previous_schema_is_upgraded_with_its_keyword_index(
     store = SQLiteStore(path)
     assert [i for i, _ in store.bm25(Scope("ana"), ["dahlia"], 5)] == ["m1"]
     assert store.get_memory("m1").valid_from == "2023-05-01T00:00:00"  # type: ignore[union-attr]
+
+
+def test_the_stores_bm25_equals_the_reference_scoring(store_path: Path) -> None:
+    from logicmem.store import keywords
+
+    store = SQLiteStore(store_path)
+    rng = np.random.default_rng(3)
+    words = [
+        "cat",
+        "dog",
+        "garden",
+        "tomato",
+        "river",
+        "bakery",
+        "piano",
+        "cello",
+        "allergy",
+        "walnut",
+        "lunch",
+        "bike",
+    ]
+    for i in range(200):
+        text = " ".join(rng.choice(words, size=int(rng.integers(2, 9))))
+        store.add_memory(MemoryEntry(id=f"m{i:03d}", user_id="u", text=text), _v(i), {})
+    store.add_memory(MemoryEntry(id="other", user_id="v", text="cat cat cat"), _v(), {})
+    for query in (["cat"], ["walnut", "allergy"], ["piano", "lunch", "river", "bikes"]):
+        got = store.bm25(Scope("u"), query, 20)
+        stems = keywords.query_stems(query)
+        rows = store._db.execute(
+            schema.SELECT_POSTINGS.format(marks=",".join("?" * len(stems)))
+            + " AND m.status = 'active'",
+            ["u", *stems],
+        ).fetchall()
+        n = store._db.execute("SELECT COUNT(*), SUM(n_terms) FROM memories WHERE user_id='u'")
+        docs, length = n.fetchone()
+        ref = keywords.bm25([(r[0], r[1], r[2], r[3]) for r in rows], docs, length)
+        want = sorted(ref.items(), key=lambda kv: (-kv[1], kv[0]))[:20]
+        assert [i for i, _ in got] == [i for i, _ in want]
+        assert np.allclose([s for _, s in got], [s for _, s in want])

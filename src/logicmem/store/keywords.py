@@ -13,7 +13,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 import snowballstemmer
@@ -56,7 +56,8 @@ def query_stems(terms: Iterable[str]) -> list[str]:
 def bm25(
     postings: Sequence[tuple[str, str, int, int]], docs: int, total_length: int
 ) -> dict[str, float]:
-    """BM25 score per document from ``(doc, term, tf, doc_length)`` rows of matching terms.
+    """BM25 score per document from ``(doc, term, tf, doc_length)`` rows of matching terms
+    (the reference the store's SQL scoring is tested against).
 
     ``docs`` and ``total_length`` are the user's document count and summed length; the
     document frequency of each term is counted from the postings themselves.
@@ -64,10 +65,15 @@ def bm25(
     if not postings or docs <= 0:
         return {}
     avg = max(total_length / docs, 1e-9)
-    df = Counter(term for _, term, _, _ in postings)
-    idf = {term: max(math.log((docs - n + 0.5) / (n + 0.5)), 1e-6) for term, n in df.items()}
+    weights = idf(Counter(term for _, term, _, _ in postings), docs)
     scores: dict[str, float] = {}
     for doc, term, tf, length in postings:
         norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avg))
-        scores[doc] = scores.get(doc, 0.0) + idf[term] * norm
+        scores[doc] = scores.get(doc, 0.0) + weights[term] * norm
     return scores
+
+
+def idf(df: Mapping[str, int], docs: int) -> dict[str, float]:
+    """Each term's inverse document frequency among ``docs`` documents (FTS5's form,
+    floored at 1e-6 so a term in most documents still counts a little)."""
+    return {term: max(math.log((docs - n + 0.5) / (n + 0.5)), 1e-6) for term, n in df.items()}

@@ -663,16 +663,26 @@ class SQLiteStore(Store):
             return []
         clause, params = scope_sql(scope, "m.")
         live, live_params = live_sql(as_of, "m.")
-        query = sql.SELECT_POSTINGS.format(marks=marks(len(stems))) + clause + live
+        postings = sql.POSTINGS_FROM.format(marks=marks(len(stems))) + clause + live
+        args = [scope.user_id, *stems, *params, *live_params]
         with self._errors():
-            rows = self._db.execute(query, [scope.user_id, *stems, *params, *live_params])
-            postings = [(r["id"], r["term"], int(r["tf"]), int(r["n_terms"])) for r in rows]
-            if not postings:
+            df = {
+                r["term"]: int(r["df"])
+                for r in self._db.execute(sql.TERM_FREQUENCIES.format(postings=postings), args)
+            }
+            if not df:
                 return []
             docs, length = self._keyword_totals(scope, as_of)
-        scores = keywords.bm25(postings, docs, length)
-        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
-        return [(memory_id, float(score)) for memory_id, score in ranked[:limit]]
+            idf = keywords.idf(df, docs)
+            avg = max(length / docs, 1e-9)
+            cases = " ".join("WHEN ? THEN ?" for _ in idf)
+            weights = [x for term, w in idf.items() for x in (term, w)]
+            constants = [keywords.K1 + 1, keywords.K1, 1 - keywords.B, keywords.B / avg]
+            rows = self._db.execute(
+                sql.BM25_SCORES.format(cases=cases, postings=postings),
+                [*weights, *constants, *args, limit],
+            ).fetchall()
+        return [(r["id"], float(r["score"])) for r in rows]
 
     def _keyword_totals(self, scope: Scope, as_of: str | None) -> tuple[int, int]:
         """The scope's document count and summed length, cached until the next write."""
