@@ -271,3 +271,11 @@ def test_the_stores_bm25_equals_the_reference_scoring(store_path: Path) -> None:
         want = sorted(ref.items(), key=lambda kv: (-kv[1], kv[0]))[:20]
         assert [i for i, _ in got] == [i for i, _ in want]
         assert np.allclose([s for _, s in got], [s for _, s in want])
+
+
+def test_keyword_ties_go_to_the_memory_stored_first(store_path: Path) -> None:
+    store = SQLiteStore(store_path)
+    for memory_id in ("zz-first", "aa-second", "mm-third"):
+        store.add_memory(MemoryEntry(id=memory_id, user_id="u", text="I grow tomatoes."), _v(), {})
+    ranked = [i for i, _ in store.bm25(Scope("u"), ["tomatoes"], 5)]
+    assert ranked == ["zz-first", "aa-second", "mm-third"]

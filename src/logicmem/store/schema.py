@@ -343,14 +343,15 @@ SELECT_POSTINGS = """
 SELECT m.id, t.term, t.tf, m.n_terms FROM memory_terms t JOIN memories m
 ON m.rowid = t.memory_rowid WHERE t.user_id = ? AND t.term IN ({marks})"""
 # BM25 scored inside SQLite: the document frequency of each term, then one pass that sums
-# idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avg)) per memory.
+# idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avg)) per memory; ties go to the
+# memory stored first, so a ranking does not depend on random ids.
 POSTINGS_FROM = """
 FROM memory_terms t JOIN memories m ON m.rowid = t.memory_rowid
 WHERE t.user_id = ? AND t.term IN ({marks})"""
 TERM_FREQUENCIES = "SELECT t.term AS term, COUNT(*) AS df {postings} GROUP BY t.term"
 BM25_SCORES = """
 SELECT m.id AS id, SUM((CASE t.term {cases} END) * t.tf * ? / (t.tf + ? * (? + ? * m.n_terms)))
-    AS score {postings} GROUP BY m.id ORDER BY score DESC, m.id LIMIT ?"""
+    AS score {postings} GROUP BY m.id ORDER BY score DESC, m.rowid LIMIT ?"""
 KEYWORD_STATS = (
     "SELECT COUNT(*) AS docs, COALESCE(SUM(n_terms), 0) AS length FROM memories WHERE user_id = ?"
 )
