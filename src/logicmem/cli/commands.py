@@ -225,10 +225,8 @@ def _confirmed(question: str) -> bool:
 def forget(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         _require_user(mem, args.user)
-        what = (
-            f"every trace of user {args.user} "
-            f"({len(mem.get_all(user_id=args.user, include_superseded=True))} memories)"
-        )
+        n = len(mem.get_all(user_id=args.user, include_superseded=True))
+        what = f"every trace of user {args.user} ({n} {'memory' if n == 1 else 'memories'})"
         if not args.yes:
             if not sys.stdin.isatty():
                 raise InputError(
