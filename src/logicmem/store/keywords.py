@@ -3,8 +3,8 @@
 Text is tokenized the way SQLite FTS5's ``porter unicode61`` tokenizer does it (letters
 and digits, case and diacritics folded, then the Porter stemmer), so a memory's terms
 and a query's terms meet on the same stems. Scores are Okapi BM25 with FTS5's
-constants, computed over one user's memories only: what another user stores never
-changes this user's ranking.
+constants (``K1``, ``B``, ``idf``), summed by the store over one user's memories only:
+what another user stores never changes this user's ranking.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 import snowballstemmer
@@ -51,26 +51,6 @@ def query_stems(terms: Iterable[str]) -> list[str]:
     for term in terms:
         out.extend(tokens(term))
     return list(dict.fromkeys(out))
-
-
-def bm25(
-    postings: Sequence[tuple[str, str, int, int]], docs: int, total_length: int
-) -> dict[str, float]:
-    """BM25 score per document from ``(doc, term, tf, doc_length)`` rows of matching terms
-    (the reference the store's SQL scoring is tested against).
-
-    ``docs`` and ``total_length`` are the user's document count and summed length; the
-    document frequency of each term is counted from the postings themselves.
-    """
-    if not postings or docs <= 0:
-        return {}
-    avg = max(total_length / docs, 1e-9)
-    weights = idf(Counter(term for _, term, _, _ in postings), docs)
-    scores: dict[str, float] = {}
-    for doc, term, tf, length in postings:
-        norm = tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / avg))
-        scores[doc] = scores.get(doc, 0.0) + weights[term] * norm
-    return scores
 
 
 def idf(df: Mapping[str, int], docs: int) -> dict[str, float]:

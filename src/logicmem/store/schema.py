@@ -339,9 +339,6 @@ MEMORY_ROWID = "SELECT rowid FROM memories WHERE id = ?"
 # The keyword index: one posting per (user, stemmed term, memory) with its frequency.
 INSERT_TERMS = "INSERT INTO memory_terms (user_id, term, memory_rowid, tf) VALUES (?, ?, ?, ?)"
 DELETE_TERMS = "DELETE FROM memory_terms WHERE memory_rowid = ?"
-SELECT_POSTINGS = """
-SELECT m.id, t.term, t.tf, m.n_terms FROM memory_terms t JOIN memories m
-ON m.rowid = t.memory_rowid WHERE t.user_id = ? AND t.term IN ({marks})"""
 # BM25 scored inside SQLite: the document frequency of each term, then one pass that sums
 # idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avg)) per memory; ties go to the
 # memory stored first, so a ranking does not depend on random ids.

@@ -17,7 +17,7 @@ import socket
 import sqlite3
 import threading
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -269,12 +269,16 @@ class SQLiteStore(Store):
             self._index_terms(row["rowid"], row["user_id"], row["text"])
 
     def _index_terms(self, rowid: int, user_id: str, text: str) -> None:
+        """(Re)build one memory's postings and length (its text changed, or predates them)."""
         counts, length = keywords.term_counts(text)
         self._db.execute(sql.DELETE_TERMS, (rowid,))
+        self._insert_terms(rowid, user_id, counts)
+        self._db.execute("UPDATE memories SET n_terms = ? WHERE rowid = ?", (length, rowid))
+
+    def _insert_terms(self, rowid: int, user_id: str, counts: Mapping[str, int]) -> None:
         self._db.executemany(
             sql.INSERT_TERMS, [(user_id, term, rowid, tf) for term, tf in counts.items()]
         )
-        self._db.execute("UPDATE memories SET n_terms = ? WHERE rowid = ?", (length, rowid))
 
     def write_stamp(self) -> tuple[int, int]:
         """Changes so far by this connection and by others: a cache keyed on it is valid
@@ -384,37 +388,43 @@ class SQLiteStore(Store):
         (unclaimed, claimed by a process that is gone, or past the lease), in the order
         they were said; each with whether memories are to be inferred from it."""
         query = sql.SELECT_PENDING + (" AND user_id = ?" if user_id else "")
-        rows = self._claimable(query + " ORDER BY user_id, seq", user_id, "claim", "claim_at")
-        out: list[tuple[Turn, bool]] = []
-        if rows:
-            with self.transaction():
-                for row in rows:
-                    cur = self._db.execute(
-                        sql.CLAIM_TURN, (self.owner, now(), row["rowid"], row["claim"])
-                    )
-                    if cur.rowcount:
-                        out.append((_row_to_turn(row), bool(row["infer"])))
-        return out
+        rows = self._claim(
+            query + " ORDER BY user_id, seq",
+            user_id,
+            ("claim", "claim_at", "rowid"),
+            sql.CLAIM_TURN,
+        )
+        return [(_row_to_turn(row), bool(row["infer"])) for row in rows]
 
-    def _claimable(
-        self, query: str, user_id: str | None, claim: str, claim_at: str
+    def _claim(
+        self, query: str, user_id: str | None, columns: tuple[str, str, str], claim_sql: str
     ) -> list[sqlite3.Row]:
-        """Rows of ``query`` whose claim is free: none, a dead process's, or expired."""
+        """Claim the rows of ``query`` whose claim is free (none, a dead process's, or
+        expired); ``columns`` name the claim, its time and the row's key, and ``claim_sql``
+        takes (owner, time, key, old claim), so a row another process claimed meanwhile
+        is skipped."""
         if self.read_only:
             return []
+        claim, claim_at, key = columns
         lease = datetime.fromtimestamp(datetime.now(UTC).timestamp() - self.CLAIM_LEASE_S, UTC)
         expired = lease.isoformat(timespec="seconds")
         with self._errors():
             rows = self._db.execute(query, [user_id] if user_id else []).fetchall()
-        free = []
-        for row in rows:
-            owner = row[claim]
-            if owner == self.owner:
-                continue  # this store's own write is under way
-            if owner and _owner_alive(owner) and (row[claim_at] or "") > expired:
-                continue
-            free.append(row)
-        return free
+        free = [
+            row
+            for row in rows
+            if row[claim] != self.owner  # this store's own write is under way
+            and not (row[claim] and _owner_alive(row[claim]) and (row[claim_at] or "") > expired)
+        ]
+        if not free:
+            return []
+        claimed = []
+        with self.transaction():
+            for row in free:
+                cur = self._db.execute(claim_sql, (self.owner, now(), row[key], row[claim]))
+                if cur.rowcount:
+                    claimed.append(row)
+        return claimed
 
     def finish_turns(self, turns: Sequence[Turn]) -> None:
         """The turns' memories are committed: they are pending no more (joins the caller's
@@ -437,18 +447,8 @@ class SQLiteStore(Store):
         """Claim active memories whose write hooks never finished (their writer is gone),
         with their vectors, oldest first."""
         query = sql.SELECT_UNINDEXED + (" AND user_id = ?" if user_id else "") + " ORDER BY rowid"
-        rows = self._claimable(query, user_id, "index_claim", "updated_at")
-        out = []
-        if rows:
-            with self.transaction():
-                for row in rows:
-                    cur = self._db.execute(
-                        sql.CLAIM_INDEX, (self.owner, now(), row["id"], row["index_claim"])
-                    )
-                    if cur.rowcount:
-                        vector = np.frombuffer(row["embedding"], np.float32)
-                        out.append((row_to_memory(row), vector))
-        return out
+        rows = self._claim(query, user_id, ("index_claim", "updated_at", "id"), sql.CLAIM_INDEX)
+        return [(row_to_memory(row), np.frombuffer(row["embedding"], np.float32)) for row in rows]
 
     def pending_turns(self) -> int:
         with self._errors():
@@ -496,10 +496,7 @@ class SQLiteStore(Store):
                     blob(vector),
                 ),
             )
-            self._db.executemany(
-                sql.INSERT_TERMS,
-                [(entry.user_id, term, cur.lastrowid, tf) for term, tf in counts.items()],
-            )
+            self._insert_terms(int(cur.lastrowid or 0), entry.user_id, counts)
             self._history(entry, "ADD", None, entry.text, detail)
             if entry.status == "active":
                 self._append_cached(entry, vector)
