@@ -304,7 +304,8 @@ def bad_inputs(work: Path) -> list[dict[str, Any]]:
                 "input": label,
                 "exit": proc.returncode,
                 "lines": len(lines),
-                "message": lines[-1][:160] if lines else "",
+                # The throwaway folder is named, not its path on this machine.
+                "message": lines[-1].replace(str(work), "$WORK")[:160] if lines else "",
                 "traceback": "Traceback" in proc.stderr,
             }
         )
