@@ -242,6 +242,39 @@ class Store(ABC):
         """Ids and the (n, dims) unit-vector matrix of the scope's memories, in the
         order they were stored (the visible route reads later rows as said more recently)."""
 
+    def nearest(
+        self, scope: Scope, queries: np.ndarray, k: int, *, as_of: str | None = None
+    ) -> list[list[tuple[str, float]]]:
+        """Per row of ``queries`` (unit vectors, (m, dims)): the ``k`` memories of the scope
+        closest by cosine, best first, as (id, cosine). Exact here, from ``vectors``; a
+        backend with an approximate index (pgvector's HNSW) may answer from it."""
+        ids, matrix = self.vectors(scope, as_of=as_of)
+        if not ids:
+            return [[] for _ in range(len(queries))]
+        sims = np.atleast_2d(np.asarray(queries, dtype=np.float32)) @ matrix.T
+        out = []
+        for row in sims:
+            order = np.argsort(-row)[:k]
+            out.append([(ids[j], float(row[j])) for j in order])
+        return out
+
+    def cosines(
+        self, scope: Scope, query: np.ndarray, ids: Sequence[str], *, as_of: str | None = None
+    ) -> dict[str, float]:
+        """The cosine of ``query`` to each of ``ids`` that is a memory of the scope."""
+        known, matrix = self.vectors(scope, as_of=as_of)
+        position = {memory_id: j for j, memory_id in enumerate(known)}
+        rows = [position[i] for i in ids if i in position]
+        if not rows:
+            return {}
+        sims = matrix[rows] @ np.asarray(query, dtype=np.float32)
+        return {known[j]: float(s) for j, s in zip(rows, sims, strict=True)}
+
+    @abstractmethod
+    def write_stamp(self, user_id: str | None = None) -> Any:
+        """A value that changes whenever the user's data changes, here or in any other
+        process (``None``: anyone's); a cache keyed on it never serves stale data."""
+
     @abstractmethod
     def memories_after(self, scope: Scope, after: int, limit: int) -> list[tuple[int, MemoryEntry]]:
         """Active memories of the scope stored after position ``after``, oldest first, each

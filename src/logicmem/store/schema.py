@@ -1,6 +1,7 @@
 """SQLite schema as numbered, recorded migrations (every table, the routes' included), and
-the SQL statements the core store runs; each route repository's statements live in its
-``repo_sqlite`` module.
+the SQL statements the core store runs on every backend (portable SQL with ``?``
+placeholders; ``pg_schema`` has PostgreSQL's migrations under the same numbers); each
+route repository's statements live in its ``repo_sqlite`` module.
 
 Migrations are append-only: never edit one that has shipped, add the next number.
 """
@@ -288,12 +289,13 @@ APPLIED_MIGRATIONS = "SELECT number FROM schema_migrations"
 RECORD_MIGRATION = "INSERT INTO schema_migrations (number, name, applied_at) VALUES (?, ?, ?)"
 
 META_GET = "SELECT value FROM meta WHERE key = ?"
-META_SET = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = ?"
+META_SET = "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = ?"
 
 INSERT_TURN = """
-INSERT OR IGNORE INTO turns (user_id, agent_id, run_id, session_id, turn_id, seq, speaker,
+INSERT INTO turns (user_id, agent_id, run_id, session_id, turn_id, seq, speaker,
     role, text, said_at, metadata, created_at, pending, claim, claim_at, infer)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)"""
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
+ON CONFLICT DO NOTHING"""
 NEXT_TURN_SEQ = "SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM turns WHERE user_id = ?"
 TURN_COLUMNS = (
     "user_id, agent_id, run_id, session_id, turn_id, seq, speaker, role, text, said_at, metadata"
@@ -302,9 +304,9 @@ SELECT_TURNS = f"SELECT {TURN_COLUMNS} FROM turns WHERE user_id = ?"
 # Pending turns nobody is extracting: unclaimed, or claimed by a process that is gone.
 SELECT_PENDING = f"""
 SELECT rowid, claim, claim_at, infer, {TURN_COLUMNS} FROM turns WHERE pending = 1"""
-CLAIM_TURN = (
-    "UPDATE turns SET claim = ?, claim_at = ? WHERE rowid = ? AND pending = 1 AND claim IS ?"
-)
+CLAIM_TURN = """
+UPDATE turns SET claim = ?, claim_at = ?
+WHERE rowid = ? AND pending = 1 AND claim IS NOT DISTINCT FROM ?"""
 FINISH_TURN = (
     "UPDATE turns SET pending = 0, claim = NULL, claim_at = NULL "
     "WHERE user_id = ? AND session_id = ? AND turn_id = ?"
@@ -317,13 +319,14 @@ MEMORY_COLUMNS = (
 )
 INSERT_MEMORY = f"""
 INSERT INTO memories ({MEMORY_COLUMNS}, n_terms, index_claim, embedding)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING rowid"""
 SELECT_UNINDEXED = f"""
 SELECT {MEMORY_COLUMNS}, index_claim, embedding FROM memories
 WHERE index_claim IS NOT NULL AND status = 'active'"""
-CLAIM_INDEX = (
-    "UPDATE memories SET index_claim = ?, updated_at = ? WHERE id = ? AND index_claim IS ?"
-)
+CLAIM_INDEX = """
+UPDATE memories SET index_claim = ?, updated_at = ?
+WHERE id = ? AND index_claim IS NOT DISTINCT FROM ?"""
 MARK_INDEXED = "UPDATE memories SET index_claim = NULL WHERE id IN ({marks})"
 SELECT_MEMORY = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = ?"
 SELECT_MEMORIES_IN = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id IN ({{marks}})"
@@ -348,7 +351,7 @@ WHERE t.user_id = ? AND t.term IN ({marks})"""
 TERM_FREQUENCIES = "SELECT t.term AS term, COUNT(*) AS df {postings} GROUP BY t.term"
 BM25_SCORES = """
 SELECT m.id AS id, SUM((CASE t.term {cases} END) * t.tf * ? / (t.tf + ? * (? + ? * m.n_terms)))
-    AS score {postings} GROUP BY m.id ORDER BY score DESC, m.rowid LIMIT ?"""
+    AS score {postings} GROUP BY m.rowid ORDER BY score DESC, m.rowid LIMIT ?"""
 KEYWORD_STATS = (
     "SELECT COUNT(*) AS docs, COALESCE(SUM(n_terms), 0) AS length FROM memories WHERE user_id = ?"
 )
@@ -393,8 +396,11 @@ STATS = """
 SELECT (SELECT COUNT(*) FROM turns) AS turns,
     (SELECT COUNT(*) FROM memories WHERE status = 'active') AS active,
     (SELECT COUNT(*) FROM memories WHERE status = 'superseded') AS superseded,
-    (SELECT COUNT(*) FROM (SELECT user_id FROM turns UNION SELECT user_id FROM memories)) AS users,
+    (SELECT COUNT(*) FROM (SELECT user_id FROM turns UNION SELECT user_id FROM memories) AS u)
+        AS users,
     (SELECT COUNT(*) FROM history) AS history,
     (SELECT COUNT(*) FROM turns WHERE pending = 1) AS pending"""
 COUNT_USER_MEMORIES = "SELECT COUNT(*) AS n FROM memories WHERE user_id = ?"
 DATA_VERSION = "PRAGMA data_version"
+LIST_MIGRATIONS = "SELECT number, name FROM schema_migrations ORDER BY 1"
+SET_TERM_COUNT = "UPDATE memories SET n_terms = ? WHERE rowid = ?"

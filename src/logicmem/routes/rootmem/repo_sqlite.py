@@ -8,12 +8,12 @@ from collections.abc import Sequence
 
 from logicmem.routes.rootmem.repo import RootMemRepository, RootUnit, UnitEvidence
 from logicmem.store.sqlite import SQLiteRepository
-from logicmem.store.sqlite_util import now, scope_key
+from logicmem.store.sqlutil import now, scope_key
 from logicmem.types import MemoryEntry, Scope
 
 # Every change is a new (unit_id, version) row; the current unit is its highest version,
-# shown while its status is 'active'. Scope match is exact (IS).
-ROOT_SCOPE = "user_id = ? AND agent_id IS ? AND run_id IS ?"
+# shown while its status is 'active'. Scope match is exact (NULL matches NULL).
+ROOT_SCOPE = "user_id = ? AND agent_id IS NOT DISTINCT FROM ? AND run_id IS NOT DISTINCT FROM ?"
 UNIT_COLUMNS = (
     "unit_id, user_id, agent_id, run_id, version, status, activation, guidance, evidence,"
     " event, detail, at"

@@ -10,7 +10,7 @@ import numpy as np
 
 from logicmem.routes.rulemem.repo import HornRule, Quad, RuleMemRepository
 from logicmem.store.sqlite import SQLiteRepository
-from logicmem.store.sqlite_util import blob, live_sql, matrix, now, scope_key, scope_sql
+from logicmem.store.sqlutil import blob, live_sql, matrix, now, scope_key, scope_sql
 from logicmem.types import MemoryEntry, Scope
 
 INSERT_FACT = """
@@ -33,7 +33,7 @@ MERGE_RULE = """
 UPDATE rulemem_rules SET support = ?, source_memories = ?, updated_at = ? WHERE id = ?"""
 SELECT_RULES = f"""
 SELECT {RULE_COLUMNS}, embedding FROM rulemem_rules
-WHERE user_id = ? AND agent_id IS ? AND run_id IS ?"""
+WHERE user_id = ? AND agent_id IS NOT DISTINCT FROM ? AND run_id IS NOT DISTINCT FROM ?"""
 SELECT_PROGRESS = "SELECT position FROM rulemem_progress WHERE user_id = ? AND scope = ?"
 UPSERT_PROGRESS = """
 INSERT INTO rulemem_progress (user_id, scope, position, at) VALUES (?, ?, ?, ?)

@@ -16,7 +16,7 @@ from logicmem.routes.visible.repo import (
     VisibleRepository,
 )
 from logicmem.store.sqlite import SQLiteRepository, SQLiteStore
-from logicmem.store.sqlite_util import blob, live_sql, marks, matrix, now, scope_sql
+from logicmem.store.sqlutil import blob, live_sql, marks, matrix, now, scope_sql
 from logicmem.types import MemoryEntry, Scope
 
 UPSERT_CRITICALITY = """
@@ -39,7 +39,8 @@ SELECT_KEY_TEXTS = "SELECT key FROM memory_keys WHERE memory_id = ?"
 SELECT_TEXT_VECTORS = """
 SELECT text, embedding FROM text_vectors WHERE user_id = ? AND text IN ({marks})"""
 INSERT_TEXT_VECTOR = """
-INSERT OR REPLACE INTO text_vectors (user_id, text, embedding) VALUES (?, ?, ?)"""
+INSERT INTO text_vectors (user_id, text, embedding) VALUES (?, ?, ?)
+ON CONFLICT (user_id, text) DO UPDATE SET embedding = excluded.embedding"""
 DELETE_TEXT_VECTORS = "DELETE FROM text_vectors WHERE user_id = ? AND text IN ({marks})"
 SELECT_PROFILE = "SELECT text, version, updated_at FROM profiles WHERE user_id = ?"
 SELECT_PROFILE_FULL = "SELECT text, version, kind, state FROM profiles WHERE user_id = ?"
@@ -109,7 +110,7 @@ class SQLiteVisibleRepository(SQLiteRepository, VisibleRepository):
         self, scope: Scope, *, as_of: str | None = None
     ) -> tuple[list[MemoryKey], np.ndarray]:
         with self.store.errors():
-            stamp = self.store.write_stamp()
+            stamp = self.store.write_stamp(scope.user_id)
             cached = self._keys.get((scope, as_of))
             if cached is not None and cached[0] == stamp:
                 return list(cached[1]), cached[2]

@@ -1,16 +1,17 @@
-"""Helpers every SQLite module shares: times, vector blobs, scope and validity clauses,
-and the memory row reader (one copy each, for the core store and the route repositories)."""
+"""Helpers every SQL backend shares (SQLite and PostgreSQL): times, vector blobs, scope and
+validity clauses, and the row readers (one copy each, for the core stores and the route
+repositories). Statements use ``?`` placeholders; rows are read by column name."""
 
 from __future__ import annotations
 
 import json
-import sqlite3
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 
-from logicmem.types import MemoryEntry, Scope
+from logicmem.types import MemoryEntry, Scope, Turn
 
 
 def now() -> str:
@@ -58,7 +59,7 @@ def scope_key(scope: Scope) -> str:
     return json.dumps([scope.agent_id, scope.run_id])
 
 
-def row_to_memory(row: sqlite3.Row) -> MemoryEntry:
+def row_to_memory(row: Mapping[str, Any]) -> MemoryEntry:
     return MemoryEntry(
         id=row["id"],
         user_id=row["user_id"],
@@ -76,4 +77,20 @@ def row_to_memory(row: sqlite3.Row) -> MemoryEntry:
         updated_at=row["updated_at"],
         valid_from=row["valid_from"],
         valid_until=row["valid_until"],
+    )
+
+
+def row_to_turn(row: Mapping[str, Any]) -> Turn:
+    return Turn(
+        user_id=row["user_id"],
+        agent_id=row["agent_id"],
+        run_id=row["run_id"],
+        session_id=row["session_id"],
+        turn_id=row["turn_id"],
+        seq=row["seq"],
+        speaker=row["speaker"],
+        role=row["role"],
+        text=row["text"],
+        said_at=row["said_at"],
+        metadata=json.loads(row["metadata"]),
     )
