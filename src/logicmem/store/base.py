@@ -308,6 +308,7 @@ class Store(ABC):
 
 STORES: Registry[Store] = Registry("store")
 STORES.register("sqlite", "logicmem.store.sqlite:SQLiteStore")
+STORES.register("postgresql", "logicmem.store.postgres:PostgresStore")
 
 # Built-in route repositories, per (route, backend); a backend registers its own the same way.
 register_repository(
@@ -318,4 +319,13 @@ register_repository(
 )
 register_repository(
     "rulemem", "sqlite", "logicmem.routes.rulemem.repo_sqlite:SQLiteRuleMemRepository"
+)
+register_repository(
+    "visible", "postgresql", "logicmem.routes.visible.repo_postgres:PostgresVisibleRepository"
+)
+register_repository(
+    "rootmem", "postgresql", "logicmem.routes.rootmem.repo_postgres:PostgresRootMemRepository"
+)
+register_repository(
+    "rulemem", "postgresql", "logicmem.routes.rulemem.repo_postgres:PostgresRuleMemRepository"
 )

@@ -1,7 +1,7 @@
 """SQLite schema as numbered, recorded migrations (every table, the routes' included), and
 the SQL statements the core store runs on every backend (portable SQL with ``?``
 placeholders; ``pg_schema`` has PostgreSQL's migrations under the same numbers); each
-route repository's statements live in its ``repo_sqlite`` module.
+route repository's statements live in its ``repo_sql`` module.
 
 Migrations are append-only: never edit one that has shipped, add the next number.
 """

@@ -23,7 +23,7 @@ import numpy as np
 
 from logicmem.errors import StoreError
 from logicmem.store import schema as sql
-from logicmem.store.sql import SQLRepository, SQLStore
+from logicmem.store.sql import SQLStore
 from logicmem.store.sqlutil import blob, matrix, now
 
 
@@ -232,7 +232,3 @@ class SQLiteStore(SQLStore):
                 p = Path(self.path + suffix).expanduser()
                 size += p.stat().st_size if p.exists() else 0
         return size
-
-
-class SQLiteRepository(SQLRepository):
-    """Base of the SQLite route repositories (the shared SQL of ``SQLRepository``)."""

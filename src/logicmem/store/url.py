@@ -6,8 +6,9 @@ TOML file, ``Memory(store=...)``):
 - a plain path (``~/mem.db``, ``data/mem.db``): a SQLite file;
 - ``sqlite:///abs/path.db`` (an absolute path), ``sqlite://rel/path.db`` (relative);
 - ``:memory:`` or ``sqlite:///:memory:``: a throwaway SQLite store;
-- ``postgresql://user:pass@host/db`` (or ``postgres://``, ``postgresql+driver://``): the
-  PostgreSQL + pgvector backend, once it is registered in ``STORES`` as ``postgresql``.
+- ``postgresql://user:pass@host/db`` (or ``postgres://``, ``postgresql+driver://``;
+  ``?host=/dir`` for a unix socket, ``&schema=NAME`` for a store in its own schema): the
+  PostgreSQL + pgvector backend (``store.postgres``; needs the ``postgres`` extra).
 """
 
 from __future__ import annotations
@@ -77,12 +78,6 @@ def open_store(value: str | Path, **options: Any) -> Store:
     """Open the store a setting names with the backend registered for its scheme."""
     url = parse_store_url(value)
     if url.backend not in STORES:
-        if url.backend == "postgresql":
-            raise StoreError(
-                f"the PostgreSQL backend is not installed yet, so {url} cannot be opened "
-                "(it will register in STORES as 'postgresql'); use a SQLite store meanwhile: "
-                "a file path or sqlite:///abs/path.db"
-            )
         raise StoreError(
             f"no {url.backend} store backend is registered for {url} "
             f"(registered: {', '.join(STORES.names())})"

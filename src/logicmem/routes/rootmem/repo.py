@@ -1,5 +1,5 @@
 """RootMem's objects and their repository: root memory units (every version) and the
-construction watermark (``repo_sqlite``: the SQLite implementation)."""
+construction watermark (``repo_sql``: SQLite's and PostgreSQL's)."""
 
 from __future__ import annotations
 

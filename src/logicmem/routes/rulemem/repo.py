@@ -1,5 +1,5 @@
 """RuleMem's objects and their repository: temporal quadruples, Horn rules and the
-consolidation watermark (``repo_sqlite``: the SQLite implementation)."""
+consolidation watermark (``repo_sql``: SQLite's and PostgreSQL's)."""
 
 from __future__ import annotations
 

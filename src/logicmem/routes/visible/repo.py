@@ -1,5 +1,6 @@
 """The visibility route's objects and their repository: criticality, anticipation keys,
-the derived-text vector cache and the always-visible profile (``repo_sqlite``: SQLite)."""
+the derived-text vector cache and the always-visible profile (``repo_sql``: SQLite's and
+PostgreSQL's)."""
 
 from __future__ import annotations
 
