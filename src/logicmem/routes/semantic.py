@@ -138,15 +138,26 @@ class BM25Method(Method):
         return _hits(env, ranked, "bm25", "semantic")
 
 
+def dense_top(
+    env: RouteEnv, query: str, scope: Scope, n: int, allowed: set[str] | None
+) -> list[tuple[str, float]]:
+    """The ``n`` memories closest to the query, best first, with their cosine. Unfiltered,
+    the store answers (a backend with a vector index answers from it); filtered, the
+    allowed ids are ranked exactly."""
+    if allowed is None:
+        return env.store.nearest(scope, query_vector(env, query)[None, :], n, as_of=env.as_of)[0]
+    ids, sims = dense_scores(env, query, scope, allowed)
+    return [(ids[j], float(sims[j])) for j in np.argsort(-sims)[:n] if np.isfinite(sims[j])]
+
+
 class DenseMethod(Method):
     name = "dense"
 
     def search(
         self, env: RouteEnv, query: str, scope: Scope, k: int, filters: dict[str, Any] | None
     ) -> list[Hit]:
-        ids, sims = dense_scores(env, query, scope, allowed_ids(env, scope, filters))
-        order = [int(j) for j in np.argsort(-sims)[:k] if np.isfinite(sims[j])]
-        ranked = [(ids[j], float(sims[j]), f"semantic similarity {sims[j]:.2f}") for j in order]
+        top = dense_top(env, query, scope, k, allowed_ids(env, scope, filters))
+        ranked = [(mid, cos, f"semantic similarity {cos:.2f}") for mid, cos in top]
         return _hits(env, ranked, "cosine", "semantic")
 
 
@@ -159,15 +170,13 @@ class HybridMethod(Method):
         cfg = env.settings
         allowed = allowed_ids(env, scope, filters)
         pool = max(cfg.pool, k)
-        ids, sims = dense_scores(env, query, scope, allowed)
-        if not ids:
+        dense = dense_top(env, query, scope, pool, allowed)
+        if not dense:
             return []
-        position = {mid: j for j, mid in enumerate(ids)}
-        dense_top = [int(j) for j in np.argsort(-sims)[:pool] if np.isfinite(sims[j])]
         bm25 = {mid: s for mid, s in bm25_scores(env, query, scope, pool, allowed)}
-        candidates = list(dict.fromkeys([ids[j] for j in dense_top] + list(bm25)))
+        candidates = list(dict.fromkeys([mid for mid, _ in dense] + list(bm25)))
         if cfg.fusion == "rrf":
-            dense_rank = {ids[j]: r for r, j in enumerate(dense_top, 1)}
+            dense_rank = {mid: r for r, (mid, _) in enumerate(dense, 1)}
             bm25_rank = {mid: r for r, mid in enumerate(bm25, 1)}
             scored = []
             for mid in candidates:
@@ -193,9 +202,16 @@ class HybridMethod(Method):
                 if cfg.bm25_coverage and terms
                 else {}
             )
+            cosine = dict(dense)
+            missing = [mid for mid in bm25 if mid not in cosine]
+            if missing:
+                q = query_vector(env, query)
+                cosine.update(env.store.cosines(scope, q, missing, as_of=env.as_of))
             scored = []
             for mid in candidates:
-                cos = float(sims[position[mid]])
+                if mid not in cosine:
+                    continue  # no longer valid (or outside the scope)
+                cos = cosine[mid]
                 lexical = bm25.get(mid, 0.0) / top_bm25 if top_bm25 > 0 else 0.0
                 if lexical and texts:
                     lexical *= len(_matched_terms(texts.get(mid, ""), terms)) / len(terms)

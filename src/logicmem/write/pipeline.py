@@ -157,16 +157,16 @@ class WritePipeline:
         texts = [c.text for c in candidates]
         vectors = self.embedder.embed(texts)
         categories = self.categorizer.categorize(texts, vectors)
-        ids, matrix = self.store.vectors(scope)
-        existing = self.store.get_memories(self._neighbour_ids(ids, matrix, vectors))
-        sims_to_existing = vectors @ matrix.T if len(ids) else np.zeros((len(texts), 0))
+        # Each candidate's closest stored memories (the store's vector index where it has one).
+        neighbours = self.store.nearest(scope, vectors, NEIGHBOURS)
+        existing = self.store.get_memories(sorted({m for row in neighbours for m, _ in row}))
         added: list[tuple[MemoryEntry, np.ndarray]] = []
         merged_sources: dict[str, list[str]] = defaultdict(list)
         threshold = self.settings.dedup_threshold
         with self.store.transaction():
             for i, cand in enumerate(candidates):
                 target = self._duplicate_of(
-                    cand.text, vectors[i], sims_to_existing[i], ids, existing, added, threshold
+                    cand.text, vectors[i], neighbours[i], existing, added, threshold
                 )
                 if target is not None:
                     merged_sources[target].extend(cand.source_turns)
@@ -210,19 +210,10 @@ class WritePipeline:
                 hook.on_added(scope, [m for m, _ in new], np.vstack([v for _, v in new]))
 
     @staticmethod
-    def _neighbour_ids(ids: list[str], matrix: np.ndarray, vectors: np.ndarray) -> list[str]:
-        if not ids:
-            return []
-        sims = vectors @ matrix.T
-        top = np.argsort(-sims, axis=1)[:, :NEIGHBOURS]
-        return sorted({ids[j] for j in top.ravel()})
-
-    @staticmethod
     def _duplicate_of(
         text: str,
         vector: np.ndarray,
-        sims: np.ndarray,
-        ids: list[str],
+        neighbours: list[tuple[str, float]],
         existing: dict[str, MemoryEntry],
         added: list[tuple[MemoryEntry, np.ndarray]],
         threshold: float,
@@ -232,7 +223,7 @@ class WritePipeline:
         Closeness alone is not enough: embeddings blur the numbers, names, dates and
         negations that make "takes 20 mg" and "takes 40 mg" different facts."""
         close: list[tuple[float, MemoryEntry | None]] = [
-            (float(sims[j]), existing.get(ids[j])) for j in np.flatnonzero(sims >= threshold)
+            (cos, existing.get(mid)) for mid, cos in neighbours if cos >= threshold
         ]
         close += [(float(v @ vector), m) for m, v in added if float(v @ vector) >= threshold]
         close.sort(key=lambda c: -c[0])
