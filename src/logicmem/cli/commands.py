@@ -295,3 +295,36 @@ def config(args: argparse.Namespace) -> int:
             else:
                 print(f"{section} = {json.dumps(values)}")
     return 0
+
+
+def migrate(args: argparse.Namespace) -> int:
+    from logicmem.store.migrate import migrate as copy_store
+    from logicmem.store.sql import SQLStore
+    from logicmem.store.url import MEMORY, open_store, parse_store_url
+
+    source, destination = parse_store_url(args.source), parse_store_url(args.destination)
+    if source == destination:
+        raise InputError("SRC and DST are the same store: name two different stores")
+    if source.backend == "sqlite" and (
+        source.target == MEMORY or not Path(source.target).expanduser().exists()
+    ):
+        raise InputError(f"no store at {source}: SRC must be an existing store")
+    src = open_store(args.source)
+    try:
+        dst = open_store(args.destination)
+        try:
+            if not isinstance(src, SQLStore) or not isinstance(dst, SQLStore):
+                raise InputError("migrate copies between SQL stores (SQLite, PostgreSQL)")
+            report = copy_store(src, dst, merge=args.merge)
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    if args.json:
+        emit_json(report.as_dict())
+        return 0
+    print(f"copied {len(report.users)} users from {report.source} to {report.destination}")
+    for table, n in report.rows.items():
+        print(f"  {table:<18} {n}")
+    print(f"verified: row counts equal, texts checksum {report.checksum[:16]}")
+    return 0

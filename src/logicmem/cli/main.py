@@ -20,8 +20,8 @@ Handler = Callable[[argparse.Namespace], int]
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--store",
-        help="store path or URL: a file, sqlite:///abs/path.db, :memory: "
-        "(default: $LOGICMEM_STORE or the user data dir)",
+        help="store path or URL: a file, sqlite:///abs/path.db, :memory:, "
+        "postgresql://user@host/db (default: $LOGICMEM_STORE or the user data dir)",
     )
     p.add_argument("--config", help="TOML settings file (default: $LOGICMEM_CONFIG)")
 
@@ -131,6 +131,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = cmd("stats", commands.stats, "counts, failures and size of the store")
     _json(p)
+
+    p = sub.add_parser(
+        "migrate",
+        help="copy a store to another (SQLite <-> PostgreSQL), verified",
+        description="Copy every user of SRC, with their memories, history, profile, root "
+        "units and rules, into DST (a file path, sqlite:///..., or postgresql://...); counts "
+        "and a checksum of the texts are verified before the copy commits.",
+    )
+    p.add_argument("source", metavar="SRC", help="the store to copy (it is only read)")
+    p.add_argument("destination", metavar="DST", help="an empty store (or see --merge)")
+    p.add_argument(
+        "--merge", action="store_true", help="add SRC's users to a DST that already has others"
+    )
+    _json(p)
+    p.set_defaults(handler=commands.migrate)
 
     p = cmd("config", commands.config, "show the resolved settings")
     p.add_argument("action", choices=["show"])

@@ -373,6 +373,7 @@ REDACT_HISTORY = (
 
 INSERT_EVENT = "INSERT INTO events (user_id, kind, detail, at) VALUES (?, ?, ?, ?)"
 COUNT_EVENTS = "SELECT kind, COUNT(*) AS n FROM events GROUP BY kind"
+SELECT_ANONYMOUS_EVENTS = "SELECT kind, detail, at FROM events WHERE user_id IS NULL ORDER BY rowid"
 
 # The core's tables; each route's repository deletes its own (``Repository.delete_user``).
 DELETE_USER = (
