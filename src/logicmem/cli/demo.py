@@ -8,6 +8,7 @@ The demo reports honestly whether each side surfaced that fact.
 from __future__ import annotations
 
 import argparse
+import shutil
 import json
 import tempfile
 import time
@@ -36,10 +37,11 @@ def _found(source_turns: list[list[str]], turn: str) -> int | None:
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     demo = load_demo()
-    tmp = None
+    tmp: Path | None = None
     if not args.store:
-        tmp = tempfile.TemporaryDirectory(prefix="logicmem-demo-")
-        args.store = str(Path(tmp.name) / "demo.db")
+        # mkdtemp, not TemporaryDirectory: the latter's finalizer would delete a kept store.
+        tmp = Path(tempfile.mkdtemp(prefix="logicmem-demo-"))
+        args.store = str(tmp / "demo.db")
     user = demo["user"]
     try:
         with open_memory(args) as mem:
@@ -89,5 +91,5 @@ def run(args: argparse.Namespace) -> int:
             print(f"Kept the store: {args.store}")
     finally:
         if tmp is not None:
-            tmp.cleanup()
+            shutil.rmtree(tmp, ignore_errors=True)
     return 0
