@@ -36,6 +36,7 @@ from logicmem.errors import InputError
 from logicmem.models.embed.base import Embedder
 from logicmem.models.factory import build_embedder
 from logicmem.models.llm.base import LLM
+from logicmem.store.url import parse_store_url
 
 Handler = Callable[[argparse.Namespace], int]
 DEFAULT_METHODS = "bm25,dense,hybrid"
@@ -73,6 +74,12 @@ def _common(p: argparse.ArgumentParser, default_k: str) -> None:
         help="skip the PNG plots (they need matplotlib: pip install 'logicmem[bench]')",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument(
+        "--store",
+        help="where to build the bench's throwaway stores: postgresql://... (a schema each, "
+        "dropped after use) or sqlite (files in a temporary folder; the default). The bench "
+        "never reads $LOGICMEM_STORE: it must not write into a user's store",
+    )
     p.add_argument("--label", help="a name for this run in docs/benchmarks.md")
 
 
@@ -172,6 +179,10 @@ class Setup:
         path = None if args.no_cache else (args.cache or default_cache_dir()) / "embeddings.db"
         self.embedder = CachingEmbedder(inner, path)
         self.start = time.perf_counter()
+        store = getattr(args, "store", None)
+        self.store = None if store in (None, "sqlite") else store
+        if self.store is not None:
+            parse_store_url(self.store)  # a bad URL fails now, not after the run
 
     def engine(self, llm: LLM | None = None) -> Engine:
         return Engine(
@@ -181,6 +192,7 @@ class Setup:
             self.ks,
             llm=llm,
             progress=not self.args.quiet,
+            store=self.store,
         )
 
     def options(self, **extra: Any) -> dict[str, Any]:

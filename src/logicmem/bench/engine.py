@@ -16,6 +16,7 @@ import shutil
 import statistics
 import tempfile
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -29,7 +30,9 @@ from logicmem.config import Settings
 from logicmem.memory import Memory
 from logicmem.models.embed.base import Embedder
 from logicmem.models.llm.base import LLM
-from logicmem.store.url import sqlite_url
+from logicmem.store.migrate import migrate
+from logicmem.store.sql import SQLStore
+from logicmem.store.url import open_store, parse_store_url, sqlite_url
 
 
 @dataclass
@@ -169,7 +172,11 @@ class Engine:
         llm: LLM | None = None,
         progress: bool = True,
         workdir: Path | None = None,
+        store: str | None = None,
     ) -> None:
+        """``store``: where the bench builds its throwaway stores: None or a SQLite URL,
+        files in a temporary folder; ``postgresql://...``, schemas in that database, each
+        dropped when its plan is done (templates when the engine closes)."""
         self.settings = settings
         self.embedder = embedder
         self.methods = methods
@@ -178,7 +185,10 @@ class Engine:
         self.progress = progress
         self._tmp = tempfile.TemporaryDirectory(prefix="logicmem-bench-", dir=workdir)
         self.workdir = Path(self._tmp.name)
-        self._templates: dict[str, Path] = {}
+        self._templates: dict[str, str] = {}
+        self.backend = parse_store_url(store).backend if store else "sqlite"
+        self._base = store
+        self._token = uuid.uuid4().hex[:8]
         self.store_stats: list[dict[str, int]] = []
         self.consolidators = list(dict.fromkeys(c for m in methods for c in m.consolidators))
         # Per run of a consolidator: what it did and how long it took (seconds).
@@ -188,6 +198,9 @@ class Engine:
         self._runs = 0
 
     def close(self) -> None:
+        for url in self._templates.values():
+            self._drop(url)
+        self._templates.clear()
         self._tmp.cleanup()
 
     def __enter__(self) -> Engine:
@@ -197,11 +210,24 @@ class Engine:
         self.close()
 
     # -- stores ---------------------------------------------------------------------------
-    def _memory(self, path: Path) -> Memory:
-        # The bench's stores are throwaway SQLite files in its workdir (a plan's store is a
-        # copy of its background template), whatever store the settings name.
-        store = sqlite_url(path)
-        return Memory(store, config=self.settings, embedder=self.embedder, llm=self.llm)
+    def _url(self, name: str) -> str:
+        """The URL of the throwaway store ``name``: a file in the workdir, or a schema."""
+        if self.backend == "sqlite":
+            return sqlite_url(self.workdir / f"{name}.db")
+        assert self._base is not None
+        sep = "&" if "?" in self._base else "?"
+        return f"{self._base}{sep}schema=lmbench_{self._token}_{name.replace('-', '_')}"
+
+    def _drop(self, url: str) -> None:
+        if self.backend == "sqlite":
+            Path(parse_store_url(url).target).unlink(missing_ok=True)
+        else:
+            from logicmem.store.postgres import drop_schema
+
+            drop_schema(url)
+
+    def _memory(self, url: str) -> Memory:
+        return Memory(url, config=self.settings, embedder=self.embedder, llm=self.llm)
 
     @staticmethod
     def _add(mem: Memory, plan: Plan, sessions: list[Session]) -> None:
@@ -215,28 +241,38 @@ class Engine:
                     infer=plan.infer,
                 )
 
-    def _template(self, plan: Plan) -> Path:
+    def _template(self, plan: Plan) -> str:
         blob = json.dumps(
             [plan.user_id, plan.infer, [[s.id, s.date, s.turns] for s in plan.background]],
             sort_keys=True,
         )
         key = hashlib.sha256(blob.encode()).hexdigest()[:20]
-        path = self._templates.get(key)
-        if path is None:
-            path = self.workdir / f"template-{key}.db"
-            mem = self._memory(path)
+        url = self._templates.get(key)
+        if url is None:
+            url = self._url(f"template-{key}")
+            mem = self._memory(url)
             try:
                 self._add(mem, plan, plan.background)
                 self._consolidate(mem, plan, "background")
             finally:
                 mem.close()  # the last connection's close checkpoints the WAL into the file
-            self._templates[key] = path
-        return path
+            self._templates[key] = url
+        return url
 
-    def open(self, plan: Plan, path: Path) -> Memory:
-        """A fresh store for ``plan`` at ``path``: the background template, then its sessions."""
-        shutil.copyfile(self._template(plan), path)
-        mem = self._memory(path)
+    def open(self, plan: Plan, url: str) -> Memory:
+        """A fresh store for ``plan`` at ``url``: the background template, then its sessions."""
+        template = self._template(plan)
+        if self.backend == "sqlite":
+            shutil.copyfile(parse_store_url(template).target, parse_store_url(url).target)
+        else:
+            source, copy = open_store(template), open_store(url)
+            try:
+                assert isinstance(source, SQLStore) and isinstance(copy, SQLStore)
+                migrate(source, copy)
+            finally:
+                source.close()
+                copy.close()
+        mem = self._memory(url)
         self._add(mem, plan, plan.sessions)
         self._consolidate(mem, plan, "sessions")
         return mem
@@ -283,8 +319,8 @@ class Engine:
         bar = tqdm(plans, total=total, desc=desc, unit="store", disable=not self.progress)
         for plan in bar:
             self._runs += 1
-            path = self.workdir / f"run-{self._runs}.db"
-            mem = self.open(plan, path)
+            url = self._url(f"run-{self._runs}")
+            mem = self.open(plan, url)
             try:
                 stats = mem.stats()
                 self.store_stats.append(
@@ -301,7 +337,7 @@ class Engine:
                 self._collect_usage(mem)
             finally:
                 mem.close()
-                path.unlink(missing_ok=True)
+                self._drop(url)
         return records
 
     def _collect_usage(self, mem: Memory) -> None:

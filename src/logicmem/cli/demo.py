@@ -8,8 +8,8 @@ The demo reports honestly whether each side surfaced that fact.
 from __future__ import annotations
 
 import argparse
-import shutil
 import json
+import shutil
 import tempfile
 import time
 from importlib import resources
