@@ -217,7 +217,6 @@ class PostgresStore(SQLStore):
         self.location = redact(url)
         self._conninfo, self.schema, pool_size = _split_url(url)
         self._local = threading.local()
-        self._epoch = 0  # bumped on every rollback: a cache filled inside it is never reused
         self._dims: int | None = None
         self._live: dict[str, tuple[Any, int]] = {}
         self._db = _Connection(self)
@@ -292,7 +291,6 @@ class PostgresStore(SQLStore):
                 with conn.transaction():
                     yield
             except BaseException:
-                self._epoch += 1
                 self._clear_caches()
                 raise
             finally:
@@ -358,15 +356,19 @@ class PostgresStore(SQLStore):
             self._dims = dims
 
     # -- caches and vectors ---------------------------------------------------------------
-    def write_stamp(self, user_id: str | None = None) -> tuple[int, Any]:
+    def write_stamp(self, user_id: str | None = None) -> Any:
+        """The user's version (``None``: the newest of anyone's, and how many users have
+        one). Versions come from one sequence, which never gives a value twice, even to
+        a transaction that rolled back, so a stamp seen inside a failed write never
+        matches a later one."""
         with self._errors():
             if user_id is None:
                 row = self.db.execute(pg.ALL_VERSIONS).fetchone()
-                return (self._epoch, (int(row["v"]), int(row["n"])))
+                return (int(row["v"]), int(row["n"]))
             row = self.db.execute(pg.USER_VERSION, (user_id,)).fetchone()
-        return (self._epoch, int(row["version"]) if row else 0)
+        return int(row["version"]) if row else 0
 
-    def _cache_stamp(self, user_id: str) -> tuple[int, Any]:
+    def _cache_stamp(self, user_id: str) -> Any:
         return self.write_stamp(user_id)
 
     def _vector_param(self, vector: np.ndarray) -> PgVector:
