@@ -1,5 +1,7 @@
 """Every test gets its own data dir and a clean environment; test doubles are registered
-through the normal registries (``hash`` embedder, ``fake`` LLM)."""
+through the normal registries (``hash`` embedder, ``fake`` LLM). Store tests run on every
+backend through ``backend`` / ``store_url`` (SQLite, and PostgreSQL where a server is
+available: see ``tests/pg.py``)."""
 
 from __future__ import annotations
 
@@ -9,11 +11,18 @@ from pathlib import Path
 
 import pytest
 from kit import FakeLLM, HashEmbedder
+from pg import BACKENDS, Backend, PGServer, open_backend, start_server
 
 from logicmem.models.embed.base import EMBEDDERS
 from logicmem.models.llm.base import LLMS
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "postgresql: runs on the PostgreSQL backend (a pgserver or LOGICMEM_TEST_PG)"
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -82,3 +91,34 @@ def minilm_embedder():  # type: ignore[no-untyped-def]
     except ModelError as exc:
         pytest.skip(str(exc))
     return minilm.MiniLMEmbedder(EmbedderSettings(threads=1))
+
+
+# -- store backends -------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PGServer]:
+    """The session's PostgreSQL server, with pgvector, started on first use.
+
+    ``LOGICMEM_TEST_PG`` (read when the tests are collected) is the libpq URL of a running
+    server to use instead, e.g. ``postgresql://postgres:@/postgres?host=/tmp/x``. Otherwise
+    the ``pgserver`` wheel starts one in a short tmp dir, stopped and removed at session end.
+    Where there is no server (pgserver or psycopg missing, a start that fails, a
+    LOGICMEM_TEST_PG that cannot be reached, no pgvector), every PostgreSQL test is skipped
+    with one line saying why; set ``LOGICMEM_TEST_PG_REQUIRED=1`` to fail them instead."""
+    server = start_server()
+    yield server
+    server.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    """Each store backend in turn (ids ``sqlite``, ``postgresql``). ``backend.url(name)``
+    names a store: a file in ``tmp_path``, or a fresh PostgreSQL schema dropped after the
+    test; the same name, the same store."""
+    with open_backend(request, request.param, tmp_path) as chosen:
+        yield chosen
+
+
+@pytest.fixture
+def store_url(backend: Backend) -> str:
+    """The URL (or SQLite path) of a fresh store on each backend."""
+    return backend.url()

@@ -32,9 +32,9 @@ NEW_DOSE = "I take 40 mg of lisinopril every morning."
 QUERY = "How much lisinopril does Maya take?"
 
 
-def _open(path: Path, routes: tuple[str, ...] = ("semantic",), **config: Any) -> Memory:
+def _open(store: str, routes: tuple[str, ...] = ("semantic",), **config: Any) -> Memory:
     settings = {"llm": {"provider": "none"}, "visibility": {"enabled": False}, **config}
-    return Memory(path, embedder=HashEmbedder(), config=settings, routes=routes)
+    return Memory(store, embedder=HashEmbedder(), config=settings, routes=routes)
 
 
 def _doses(mem: Memory) -> tuple[MemoryEntry, MemoryEntry]:
@@ -45,10 +45,10 @@ def _doses(mem: Memory) -> tuple[MemoryEntry, MemoryEntry]:
 
 
 @pytest.fixture
-def mem(tmp_path: Path) -> Iterator[Memory]:
+def mem(store_url: str) -> Iterator[Memory]:
     # No LLM: the RootMem router falls back to its pre-filter, open to every unit here.
     m = _open(
-        tmp_path / "a.db",
+        store_url,
         routes=("semantic", "rootmem", "rulemem"),
         rootmem={"prefilter_min": -1.0},
     )
@@ -122,8 +122,8 @@ def test_context_honours_as_of_in_every_route(mem: Memory) -> None:
     assert before.items == []  # neither the unit nor the rule applied yet
 
 
-def test_rulemem_facts_are_those_valid_then(tmp_path: Path) -> None:
-    with _open(tmp_path / "f.db") as mem:
+def test_rulemem_facts_are_those_valid_then(store_url: str) -> None:
+    with _open(store_url) as mem:
         old, new = _doses(mem)
         quads = [Quad("q1", old.id, "maya", "takes", "20 mg of lisinopril", JANUARY),
                  Quad("q2", new.id, "maya", "takes", "40 mg of lisinopril", JUNE)]  # fmt: skip
@@ -136,8 +136,8 @@ def test_rulemem_facts_are_those_valid_then(tmp_path: Path) -> None:
         assert new.id not in {h.id for h in hits}
 
 
-def test_the_profile_keeps_only_lines_valid_then(tmp_path: Path) -> None:
-    with _open(tmp_path / "p.db") as mem:
+def test_the_profile_keeps_only_lines_valid_then(store_url: str) -> None:
+    with _open(store_url) as mem:
         old, new = _doses(mem)
         lines = [ProfileLine("Takes 20 mg of lisinopril", [old.id], []),
                  ProfileLine("Takes 40 mg of lisinopril", [new.id], []),
@@ -159,7 +159,7 @@ def test_env_at_shares_models_and_caches(mem: Memory) -> None:
 
 # -- the visible route, with the real embedder ------------------------------------------------
 @pytest.fixture
-def visible(tmp_path: Path, model_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Memory]:
+def visible(store_url: str, model_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Memory]:
     try:
         minilm.packaged_model_dir()
     except ModelError as exc:
@@ -167,7 +167,7 @@ def visible(tmp_path: Path, model_cache: Path, monkeypatch: pytest.MonkeyPatch) 
     # The criticality prototypes' vectors are cached per machine: keep them across runs.
     monkeypatch.setenv("XDG_CACHE_HOME", str(model_cache))
     config = {"llm": {"provider": "none"}, "extract": {"mode": "rules"}}
-    m = Memory(tmp_path / "v.db", embedder=MiniLMEmbedder(EmbedderSettings(threads=1)),
+    m = Memory(store_url, embedder=MiniLMEmbedder(EmbedderSettings(threads=1)),
                config=config)  # fmt: skip
     yield m
     m.close()

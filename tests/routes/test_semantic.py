@@ -1,7 +1,5 @@
 """Fusion behaviour on controlled vectors: the properties the hybrid method promises."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from kit import HashEmbedder
@@ -36,10 +34,8 @@ TABLE = {
 
 
 @pytest.fixture
-def mem(tmp_path: Path):  # type: ignore[no-untyped-def]
-    m = Memory(
-        tmp_path / "m.db", embedder=TableEmbedder(TABLE), config={"llm": {"provider": "none"}}
-    )
+def mem(store_url: str):  # type: ignore[no-untyped-def]
+    m = Memory(store_url, embedder=TableEmbedder(TABLE), config={"llm": {"provider": "none"}})
     for text in list(TABLE)[1:]:
         m.add(text, user_id="maya", infer=False)
     yield m

@@ -1,7 +1,6 @@
 """The visibility route on examples written for these tests (not benchmark items)."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -43,7 +42,7 @@ ORDINARY = [
 ]
 
 
-def _memory(tmp_path: Path, llm: FakeLLM | None = None, **visibility: object) -> Memory:
+def _memory(store: str, llm: FakeLLM | None = None, **visibility: object) -> Memory:
     config = {
         "llm": {"provider": "none"},
         "extract": {"mode": "rules"},
@@ -58,7 +57,7 @@ def _memory(tmp_path: Path, llm: FakeLLM | None = None, **visibility: object) ->
             **visibility,
         },
     }
-    return Memory(tmp_path / "v.db", embedder=HashEmbedder(), llm=llm, config=config)
+    return Memory(store, embedder=HashEmbedder(), llm=llm, config=config)
 
 
 def _add(mem: Memory, *texts: str, user: str = "maya") -> None:
@@ -149,8 +148,8 @@ def test_every_authored_example_is_about_the_prototype_subject() -> None:
         )["critical"])  # fmt: skip
 
 
-def test_criticality_from_the_knowledge_resource(tmp_path: Path) -> None:
-    mem = _memory(tmp_path)
+def test_criticality_from_the_knowledge_resource(store_url: str) -> None:
+    mem = _memory(store_url)
     _add(mem, "I'm allergic to peanuts.", "I take warfarin every evening.", *ORDINARY)
     rows = {
         r.memory_id: r for r in VisibleRepository.of(mem.store).critical_memories(Scope("maya"))
@@ -173,9 +172,9 @@ def test_criticality_from_the_knowledge_resource(tmp_path: Path) -> None:
     ],
 )  # fmt: skip
 def test_anticipation_key_brings_the_constraint_into_context(
-    tmp_path: Path, fact: str, query: str, word: str, key: str, entry: str
+    store_url: str, fact: str, query: str, word: str, key: str, entry: str
 ) -> None:
-    mem = _memory(tmp_path)
+    mem = _memory(store_url)
     _add(mem, fact, *ORDINARY)
     ctx = mem.context(query, user_id="maya", k=4)
     first = ctx.items[0]
@@ -186,8 +185,8 @@ def test_anticipation_key_brings_the_constraint_into_context(
         assert item.route and item.reason and item.source_turns
 
 
-def test_a_travel_constraint_matches_a_request_that_names_only_a_city(tmp_path: Path) -> None:
-    mem = _memory(tmp_path)
+def test_a_travel_constraint_matches_a_request_that_names_only_a_city(store_url: str) -> None:
+    mem = _memory(store_url)
     _add(mem, "I'm on probation until next year.", *ORDINARY)
     ctx = mem.context(
         "Friends invited me to a week in Tulum, what should I book?", user_id="maya", k=4
@@ -198,17 +197,17 @@ def test_a_travel_constraint_matches_a_request_that_names_only_a_city(tmp_path: 
 
 
 def test_a_constraint_the_request_does_not_engage_stays_out_at_every_budget(
-    tmp_path: Path,
+    store_url: str,
 ) -> None:
-    mem = _memory(tmp_path)
+    mem = _memory(store_url)
     _add(mem, "I'm allergic to peanuts.", *ORDINARY)
     for k in (4, 20, 50):
         ctx = mem.context("What jazz albums should I try?", user_id="maya", k=k)
         assert all(i.route == "semantic" for i in ctx.items), k  # the slice may be empty
 
 
-def test_the_slice_never_exceeds_its_share(tmp_path: Path) -> None:
-    mem = _memory(tmp_path, share=0.25)
+def test_the_slice_never_exceeds_its_share(store_url: str) -> None:
+    mem = _memory(store_url, share=0.25)
     _add(mem, "I'm allergic to peanuts.", "I'm allergic to tree nuts.", "I have celiac disease.",
          "I'm allergic to sesame.", *ORDINARY)  # fmt: skip
     for k in (2, 4, 8, 20):
@@ -217,8 +216,8 @@ def test_the_slice_never_exceeds_its_share(tmp_path: Path) -> None:
         assert len(ctx.items) <= k
 
 
-def test_a_superseded_constraint_leaves_the_slice(tmp_path: Path) -> None:
-    mem = _memory(tmp_path)
+def test_a_superseded_constraint_leaves_the_slice(store_url: str) -> None:
+    mem = _memory(store_url)
     mem.add("I am vegetarian.", user_id="maya", timestamp="2024-01-01")
     mem.add("I became vegan this spring.", user_id="maya", timestamp="2024-05-01")
     _add(mem, *ORDINARY)
@@ -227,14 +226,14 @@ def test_a_superseded_constraint_leaves_the_slice(tmp_path: Path) -> None:
     assert visible == ["maya became vegan this spring."]
 
 
-def test_an_llm_anticipates_situations_the_resource_lacks(tmp_path: Path) -> None:
+def test_an_llm_anticipates_situations_the_resource_lacks(store_url: str) -> None:
     llm = FakeLLM()
     # extraction is rules-only here; the one LLM call is the criticality judgement
     llm.queue(json.dumps({"items": [
         {"index": 0, "critical": True, "type": "hobby rule",
          "situations": ["weekend regatta", "sailing gloves"]},
     ]}))  # fmt: skip
-    mem = _memory(tmp_path, llm=llm)
+    mem = _memory(store_url, llm=llm)
     _add(mem, "My club bans members from racing without a safety course.")
     assert llm.calls and llm.calls[0]["schema"]["required"] == ["items"]
     llm.queue(json.dumps({"hypotheses": []}))  # the query-time bridge call
@@ -243,10 +242,10 @@ def test_an_llm_anticipates_situations_the_resource_lacks(tmp_path: Path) -> Non
     assert "hobby rule" in ctx.items[0].reason and "weekend regatta" in ctx.items[0].reason
 
 
-def test_bridge_hypotheses_find_a_deciding_fact_no_key_anticipates(tmp_path: Path) -> None:
+def test_bridge_hypotheses_find_a_deciding_fact_no_key_anticipates(store_url: str) -> None:
     llm = FakeLLM()
     llm.default = json.dumps({"items": []})  # write time: nothing judged critical
-    mem = _memory(tmp_path, llm=llm)
+    mem = _memory(store_url, llm=llm)
     _add(mem, "I volunteer at the food bank every Saturday morning.", *ORDINARY)
     llm.default = None
     llm.queue(json.dumps({"hypotheses": ["maya volunteers at the food bank on Saturday."]}))
@@ -261,12 +260,12 @@ def test_bridge_hypotheses_find_a_deciding_fact_no_key_anticipates(tmp_path: Pat
     assert len([c for c in llm.calls if c.get("schema") == prompts[0]["schema"]]) == 1
 
 
-def test_a_failing_bridge_call_is_counted_and_the_keys_still_work(tmp_path: Path) -> None:
+def test_a_failing_bridge_call_is_counted_and_the_keys_still_work(store_url: str) -> None:
     from logicmem.errors import ModelError
 
     llm = FakeLLM()
     llm.default = json.dumps({"items": []})
-    mem = _memory(tmp_path, llm=llm)
+    mem = _memory(store_url, llm=llm)
     _add(mem, "I'm allergic to peanuts.", *ORDINARY)
     llm.default = None
     llm.queue(ModelError("server down"))
@@ -275,17 +274,17 @@ def test_a_failing_bridge_call_is_counted_and_the_keys_still_work(tmp_path: Path
     assert mem.stats()["events"].get("bridge_llm_failure") == 1
 
 
-def test_a_failing_llm_falls_back_to_the_resource_and_is_counted(tmp_path: Path) -> None:
+def test_a_failing_llm_falls_back_to_the_resource_and_is_counted(store_url: str) -> None:
     llm = FakeLLM()
     llm.queue("not json at all")
-    mem = _memory(tmp_path, llm=llm)
+    mem = _memory(store_url, llm=llm)
     _add(mem, "I'm allergic to peanuts.")
     assert mem.stats()["events"] == {"criticality_llm_failure": 1}
     assert len(VisibleRepository.of(mem.store).critical_memories(Scope("maya"))) == 1
 
 
-def test_visibility_can_be_switched_off(tmp_path: Path) -> None:
-    mem = _memory(tmp_path, enabled=False)
+def test_visibility_can_be_switched_off(store_url: str) -> None:
+    mem = _memory(store_url, enabled=False)
     _add(mem, "I'm allergic to peanuts.", *ORDINARY)
     ctx = mem.context("A pad thai recipe?", user_id="maya", k=3)
     assert "visible" not in ctx.routes
@@ -408,8 +407,8 @@ def test_recall_questions_about_a_named_person_are_told_apart(
     assert asks_about_someone(query) is about_someone
 
 
-def test_no_request_gets_constraints_it_does_not_engage(tmp_path: Path) -> None:
-    mem = _memory(tmp_path)
+def test_no_request_gets_constraints_it_does_not_engage(store_url: str) -> None:
+    mem = _memory(store_url)
     _add(mem, "I'm allergic to peanuts.", *ORDINARY)
     advice = mem.context("Which laptop should I buy?", user_id="maya", k=10)
     recall = mem.context("What did Rosa paint last summer?", user_id="maya", k=10)
@@ -418,11 +417,11 @@ def test_no_request_gets_constraints_it_does_not_engage(tmp_path: Path) -> None:
 
 
 def test_a_question_about_someone_earns_a_slot_by_a_key_not_by_similarity(
-    tmp_path: Path,
+    store_url: str,
 ) -> None:
     # Recall about a named person is the semantic route's job: a constraint that merely
     # resembles the question takes no reserved slot, one whose key it names does.
-    mem = _memory(tmp_path)
+    mem = _memory(store_url)
     _add(mem, "I'm allergic to peanuts since childhood.", *ORDINARY)
     similar = "When did Rosa learn that Maya is allergic to peanuts since childhood?"
     assert not any(i.route == "visible" for i in mem.context(similar, user_id="maya", k=10).items)
@@ -451,11 +450,11 @@ def test_a_fact_pattern_needs_its_own_sense(text: str, entry: str | None) -> Non
 
 
 def test_a_question_about_someone_sharing_an_everyday_key_gets_no_constraint(
-    tmp_path: Path,
+    store_url: str,
 ) -> None:
     # 'restaurant' is a situation of dozens of entries: naming it in a question about
     # someone else is no evidence that the user's allergy matters there; 'satay' is.
-    mem = _memory(tmp_path, min_probability=0.0)
+    mem = _memory(store_url, min_probability=0.0)
     _add(mem, "I'm allergic to peanuts.", *ORDINARY)
     shared = mem.context("Which restaurant did Rosa pick last week?", user_id="maya", k=10)
     assert not any(i.route == "visible" for i in shared.items)
@@ -463,11 +462,11 @@ def test_a_question_about_someone_sharing_an_everyday_key_gets_no_constraint(
     assert any(i.route == "visible" for i in specific.items)
 
 
-def test_a_named_key_leads_only_in_the_users_own_request(tmp_path: Path) -> None:
+def test_a_named_key_leads_only_in_the_users_own_request(store_url: str) -> None:
     # In a question about someone else, naming 'satay' engages the allergy but does not by
     # itself outrank the evidence the semantic route found; in the user's own request it
     # leads.
-    mem = _memory(tmp_path, min_probability=0.0)
+    mem = _memory(store_url, min_probability=0.0)
     _add(mem, "I'm allergic to peanuts.", *ORDINARY)
     own = mem.context("Should I order satay tonight?", user_id="maya", k=4)
     assert own.items[0].route == "visible"

@@ -1,21 +1,25 @@
 """The store keeps its promises: interrupted writes resume, keyword scores are one user's
-own, a forgotten user leaves no byte behind, by-id calls stay inside their user."""
+own, a forgotten user leaves no byte behind, by-id calls stay inside their user. Each test
+runs on every backend (``backend`` / ``store_url``) unless it is about the SQLite file."""
 
 from __future__ import annotations
 
 import socket
 import sqlite3
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 from kit import HashEmbedder
+from pg import Backend
 
 from logicmem import Memory, NotFoundError, StoreError
 from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.store import keywords, schema
 from logicmem.store.sqlite import SQLiteStore
+from logicmem.store.url import open_store
 from logicmem.types import MemoryEntry, Scope, Turn
 from logicmem.write.messages import parse_messages
 
@@ -27,8 +31,8 @@ SESSIONS = [
 ]
 
 
-def _memory(path: Path, **config: object) -> Memory:
-    return Memory(path, embedder=HashEmbedder(), config={**CONFIG, **config})
+def _memory(store: str | Path, **config: object) -> Memory:
+    return Memory(store, embedder=HashEmbedder(), config={**CONFIG, **config})
 
 
 def _add_session(mem: Memory, n: int, texts: list[str]) -> None:
@@ -40,19 +44,28 @@ def _texts(mem: Memory, user: str = "ana") -> list[str]:
     return sorted(m.text for m in mem.get_all(user_id=user))
 
 
-def _dead_claim(db: Path) -> None:
+def _dead_claim(backend: Backend, store: str) -> None:
     """What a process killed mid-extraction leaves: its turns pending under its claim."""
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE turns SET claim = ?", (f"{socket.gethostname()}:999999999:x",))
+    with backend.raw(store) as execute:
+        execute("UPDATE turns SET claim = ?", (f"{socket.gethostname()}:999999999:x",))
 
 
-def test_an_interrupted_write_resumes_to_what_a_clean_write_stores(tmp_path: Path) -> None:
-    clean = _memory(tmp_path / "clean.db")
+def _pending_turns(store: str) -> int:
+    opened = open_store(store)
+    try:
+        return int(opened.stats()["pending_turns"])
+    finally:
+        opened.close()
+
+
+def test_an_interrupted_write_resumes_to_what_a_clean_write_stores(backend: Backend) -> None:
+    clean = _memory(backend.url("clean"))
     for n, texts in enumerate(SESSIONS):
         _add_session(clean, n, texts)
     # The interrupted run: session 1's turns are committed, then the process dies
     # before extracting (what kill -9 between the two transactions leaves).
-    crashed = _memory(tmp_path / "crashed.db")
+    crashed_url = backend.url("crashed")
+    crashed = _memory(crashed_url)
     _add_session(crashed, 0, SESSIONS[0])
     turns = parse_messages(
         [{"content": t, "turn_id": f"s1:{i}"} for i, t in enumerate(SESSIONS[1])],
@@ -62,9 +75,9 @@ def test_an_interrupted_write_resumes_to_what_a_clean_write_stores(tmp_path: Pat
     )
     crashed.store.add_turns(turns)
     crashed.close()
-    _dead_claim(tmp_path / "crashed.db")
-    assert SQLiteStore(tmp_path / "crashed.db").stats()["pending_turns"] == 2
-    rerun = _memory(tmp_path / "crashed.db")  # opening finishes the pending turns
+    _dead_claim(backend, crashed_url)
+    assert _pending_turns(crashed_url) == 2
+    rerun = _memory(crashed_url)  # opening finishes the pending turns
     assert rerun.stats()["pending_turns"] == 0
     for n, texts in enumerate(SESSIONS):
         _add_session(rerun, n, texts)  # the re-run of the whole ingest
@@ -73,9 +86,9 @@ def test_an_interrupted_write_resumes_to_what_a_clean_write_stores(tmp_path: Pat
 
 
 def test_a_crash_inside_extraction_leaves_the_turns_pending(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    backend: Backend, store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    mem = _memory(tmp_path / "m.db")
+    mem = _memory(store_url)
 
     def crash(*_: object) -> None:
         raise KeyboardInterrupt  # the process stops mid-write
@@ -85,26 +98,26 @@ def test_a_crash_inside_extraction_leaves_the_turns_pending(
         _add_session(mem, 0, SESSIONS[0])
     mem.close()
     monkeypatch.undo()
-    _dead_claim(tmp_path / "m.db")
-    skipped = _memory(tmp_path / "m.db", extract={"mode": "rules", "resume_pending": False})
+    _dead_claim(backend, store_url)
+    skipped = _memory(store_url, extract={"mode": "rules", "resume_pending": False})
     assert skipped.stats()["pending_turns"] == 2 and skipped.get_all(user_id="ana") == []
     skipped.close()
-    again = _memory(tmp_path / "m.db")
+    again = _memory(store_url)
     assert len(again.get_all(user_id="ana")) == 2 and again.stats()["pending_turns"] == 0
 
 
-def test_a_live_writers_pending_turns_are_not_taken(tmp_path: Path) -> None:
-    store = SQLiteStore(tmp_path / "s.db")
+def test_a_live_writers_pending_turns_are_not_taken(store_url: str) -> None:
+    store = open_store(store_url)
     store.add_turns([Turn("ana", "s", "t1", "ana", "I keep bees.")])
-    other = SQLiteStore(tmp_path / "s.db")  # same process: the first claim is alive
+    other = open_store(store_url)  # same process: the first claim is alive
     assert other.claim_pending() == []
     assert len(store.claim_pending()) == 0  # its own write is under way
     store.close()
     other.close()
 
 
-def test_keyword_scores_do_not_depend_on_other_users(tmp_path: Path) -> None:
-    mem = _memory(tmp_path / "m.db")
+def test_keyword_scores_do_not_depend_on_other_users(store_url: str) -> None:
+    mem = _memory(store_url)
     for text in ["I had quinoa for lunch.", "I walk the dog after lunch.", "I like jazz."]:
         mem.add(text, user_id="ana", infer=False)
     before = [
@@ -116,8 +129,8 @@ def test_keyword_scores_do_not_depend_on_other_users(tmp_path: Path) -> None:
     assert before == after and before
 
 
-def test_keyword_search_stems_like_the_index(store_path: Path) -> None:
-    store = SQLiteStore(store_path)
+def test_keyword_search_stems_like_the_index(store_url: str) -> None:
+    store = open_store(store_url)
     store.add_memory(MemoryEntry(id="a", user_id="u", text="Ana's allergies: walnuts."), _v(), {})
     store.add_memory(MemoryEntry(id="b", user_id="u", text="Ana runs marathons."), _v(), {})
     assert [i for i, _ in store.bm25(Scope("u"), ["allergy", "walnut"], 5)] == ["a"]
@@ -130,11 +143,6 @@ def _v(seed: int = 0) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
-@pytest.fixture
-def store_path(tmp_path: Path) -> Path:
-    return tmp_path / "s.db"
-
-
 def _bytes_of(path: Path, word: str) -> int:
     total = 0
     for suffix in ("", "-wal", "-shm"):
@@ -144,27 +152,47 @@ def _bytes_of(path: Path, word: str) -> int:
     return total
 
 
-def test_forget_leaves_no_byte_of_the_user_in_the_file(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
-    mem = Memory(path, embedder=HashEmbedder(), config=CONFIG)
-    words = ["Zarquonel", "Vindaloop", "Pemberwick"]
-    for i, word in enumerate(words):
+WORDS = ["Zarquonel", "Vindaloop", "Pemberwick"]
+
+
+def _remember_words(mem: Memory) -> None:
+    """Ana's memories, her profile and a derived text name her cats; Bo keeps bees."""
+    for i, word in enumerate(WORDS):
         mem.add(f"I have a cat named {word} and a peanut allergy {i}.", user_id="ana")
     mem.add("I keep bees in the garden.", user_id="bo")
     mem.consolidate(user_id="ana", only=["profile"])
     # A text derived from the user's memory (what the LLM anticipation path caches).
-    derived = [f"When travelling with {words[0]}: book a pet-friendly room"]
+    derived = [f"When travelling with {WORDS[0]}: book a pet-friendly room"]
     VisibleRepository.of(mem.store).cache_vectors("ana", derived, mem.embedder.embed(derived))
     assert VisibleRepository.of(mem.store).load_profile("ana") is not None
-    assert all(_bytes_of(path, w) > 0 for w in words)
+
+
+def test_forget_leaves_no_byte_of_the_user_in_the_file(tmp_path: Path) -> None:
+    """SQLite only: the bytes of the file and its -wal (PostgreSQL's files are the
+    server's; the row-level promise is tested on every backend below)."""
+    path = tmp_path / "m.db"
+    mem = Memory(path, embedder=HashEmbedder(), config=CONFIG)
+    _remember_words(mem)
+    assert all(_bytes_of(path, w) > 0 for w in WORDS)
     mem.delete_user("ana")
-    assert [w for w in words if _bytes_of(path, w)] == []
+    assert [w for w in WORDS if _bytes_of(path, w)] == []
     assert mem.admin_users() == ["bo"] and _texts(mem, "bo")
 
 
-def test_delete_keeps_only_a_tombstone(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
-    mem = _memory(path)
+def test_forget_leaves_no_row_that_names_what_the_user_said(backend: Backend) -> None:
+    store = backend.url("m")
+    mem = Memory(store, embedder=HashEmbedder(), config=CONFIG)
+    _remember_words(mem)
+    assert all(backend.rows_mentioning(store, w) for w in WORDS)
+    mem.delete_user("ana")
+    assert [row for w in WORDS for row in backend.rows_mentioning(store, w)] == []
+    assert mem.admin_users() == ["bo"] and _texts(mem, "bo")
+    mem.close()
+
+
+def test_delete_keeps_only_a_tombstone(backend: Backend) -> None:
+    store = backend.url("m")
+    mem = _memory(store)
     mem.add("I keep a pet ferret named Quillibrand.", user_id="ana")
     mem.add("I play the oboe.", user_id="ana")
     [ferret] = [m for m in mem.get_all(user_id="ana") if "ferret" in m.text]
@@ -173,10 +201,20 @@ def test_delete_keeps_only_a_tombstone(tmp_path: Path) -> None:
     rows = mem.history(ferret.id, user_id="ana")
     assert rows[-1]["event"] == "DELETE"
     assert all(r["old_text"] is None and r["new_text"] is None for r in rows)
-    mem.store._purge()
-    assert _bytes_of(path, "Quillibrand") == 0
+    mem.store._purge()  # type: ignore[attr-defined]
+    if backend.is_sqlite:
+        assert _bytes_of(Path(store), "Quillibrand") == 0
+    assert backend.rows_mentioning(store, "Quillibrand") == []
     # Re-sending the conversation does not bring the deleted memory back.
     assert len(mem.get_all(user_id="ana")) == 1
+
+
+@pytest.fixture
+def memory(store_url: str) -> Iterator[Memory]:
+    """The suite's ``memory`` fixture, on each backend."""
+    mem = Memory(store_url, embedder=HashEmbedder(), config={"llm": {"provider": "none"}})
+    yield mem
+    mem.close()
 
 
 def test_by_id_calls_refuse_another_users_memory(memory: Memory) -> None:
@@ -196,6 +234,7 @@ def test_by_id_calls_refuse_another_users_memory(memory: Memory) -> None:
 
 
 def test_a_read_only_store_serves_reads_and_refuses_writes(tmp_path: Path) -> None:
+    """SQLite only: a file opened ``immutable`` (PostgreSQL has roles for that)."""
     path = tmp_path / "m.db"
     mem = _memory(path)
     mem.add("I have a kitten named Pico.", user_id="maya")
@@ -207,8 +246,8 @@ def test_a_read_only_store_serves_reads_and_refuses_writes(tmp_path: Path) -> No
     store.close()
 
 
-def test_stats_count_users_with_only_turns(tmp_path: Path) -> None:
-    store = SQLiteStore(tmp_path / "s.db")
+def test_stats_count_users_with_only_turns(store_url: str) -> None:
+    store = open_store(store_url)
     store.add_turns([Turn("ana", "s", "t1", "ana", "hi")])
     assert store.stats()["users"] == 1
 
@@ -216,6 +255,7 @@ def test_stats_count_users_with_only_turns(tmp_path: Path) -> None:
 def test_a_store_of_the_previous_schema_is_upgraded_with_its_keyword_index(
     tmp_path: Path,
 ) -> None:
+    """SQLite only: a file written by a release before the keyword index."""
     path = tmp_path / "old.db"
     db = sqlite3.connect(path)
     db.execute(schema.CREATE_MIGRATIONS_TABLE)
@@ -257,8 +297,22 @@ def _reference_bm25(
     return scores
 
 
-def test_the_stores_bm25_equals_the_reference_scoring(store_path: Path) -> None:
-    store = SQLiteStore(store_path)
+def _postings(
+    texts: dict[str, str], stems: list[str]
+) -> tuple[list[tuple[str, str, int, int]], int, int]:
+    """(doc, term, tf, doc length) of ``stems`` in ``texts`` by the index's own tokenizer,
+    and the number and total length of the documents."""
+    rows, total = [], 0
+    for doc, text in texts.items():
+        counts, length = keywords.term_counts(text)
+        total += length
+        rows += [(doc, term, counts[term], length) for term in stems if term in counts]
+    return rows, len(texts), total
+
+
+def test_the_stores_bm25_equals_the_reference_scoring(backend: Backend, store_url: str) -> None:
+    store = open_store(store_url)
+    texts: dict[str, str] = {}
     rng = np.random.default_rng(3)
     words = [
         "cat",
@@ -276,25 +330,30 @@ def test_the_stores_bm25_equals_the_reference_scoring(store_path: Path) -> None:
     ]
     for i in range(200):
         text = " ".join(rng.choice(words, size=int(rng.integers(2, 9))))
+        texts[f"m{i:03d}"] = text
         store.add_memory(MemoryEntry(id=f"m{i:03d}", user_id="u", text=text), _v(i), {})
     store.add_memory(MemoryEntry(id="other", user_id="v", text="cat cat cat"), _v(), {})
     for query in (["cat"], ["walnut", "allergy"], ["piano", "lunch", "river", "bikes"]):
         got = store.bm25(Scope("u"), query, 20)
         stems = keywords.query_stems(query)
-        rows = store._db.execute(
-            POSTINGS.format(marks=",".join("?" * len(stems))) + " AND m.status = 'active'",
-            ["u", *stems],
-        ).fetchall()
-        n = store._db.execute("SELECT COUNT(*), SUM(n_terms) FROM memories WHERE user_id='u'")
-        docs, length = n.fetchone()
-        ref = _reference_bm25([(r[0], r[1], r[2], r[3]) for r in rows], docs, length)
+        postings, docs, length = _postings(texts, stems)
+        if backend.is_sqlite:  # the reference reads the index the store built
+            db = store.db  # type: ignore[attr-defined]
+            rows = db.execute(
+                POSTINGS.format(marks=",".join("?" * len(stems))) + " AND m.status = 'active'",
+                ["u", *stems],
+            ).fetchall()
+            n = db.execute("SELECT COUNT(*), SUM(n_terms) FROM memories WHERE user_id='u'")
+            assert sorted((r[0], r[1], r[2], r[3]) for r in rows) == sorted(postings)
+            assert tuple(n.fetchone()) == (docs, length)
+        ref = _reference_bm25(postings, docs, length)
         want = sorted(ref.items(), key=lambda kv: (-kv[1], kv[0]))[:20]
         assert [i for i, _ in got] == [i for i, _ in want]
         assert np.allclose([s for _, s in got], [s for _, s in want])
 
 
-def test_keyword_ties_go_to_the_memory_stored_first(store_path: Path) -> None:
-    store = SQLiteStore(store_path)
+def test_keyword_ties_go_to_the_memory_stored_first(store_url: str) -> None:
+    store = open_store(store_url)
     for memory_id in ("zz-first", "aa-second", "mm-third"):
         store.add_memory(MemoryEntry(id=memory_id, user_id="u", text="I grow tomatoes."), _v(), {})
     ranked = [i for i, _ in store.bm25(Scope("u"), ["tomatoes"], 5)]

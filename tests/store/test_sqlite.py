@@ -1,13 +1,16 @@
+"""What only the SQLite backend has: migrations in the file, WAL, locking, a file that is
+not a database. The core store's behaviour on every backend is tested in test_store.py."""
+
 import sqlite3
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from logicmem.errors import NotFoundError, StoreError
+from logicmem.errors import StoreError
 from logicmem.store import schema
 from logicmem.store.sqlite import SQLiteStore
-from logicmem.types import MemoryEntry, Scope, Turn
+from logicmem.types import MemoryEntry
 
 
 def _vec(seed: int, dims: int = 8) -> np.ndarray:
@@ -39,79 +42,6 @@ def test_migrations_are_recorded_and_wal_is_on(store: SQLiteStore, tmp_path: Pat
     again.close()
 
 
-def test_turns_are_idempotent_by_id(store: SQLiteStore) -> None:
-    t = Turn(user_id="u", session_id="s1", turn_id="a", speaker="u", text="hello there")
-    assert len(store.add_turns([t])) == 1
-    dup = Turn(user_id="u", session_id="s1", turn_id="a", speaker="u", text="hello there")
-    assert store.add_turns([dup]) == []
-    assert [x.text for x in store.get_turns(Scope("u"))] == ["hello there"]
-
-
-def test_memory_lifecycle_writes_history(store: SQLiteStore) -> None:
-    store.add_memory(_entry("m1", "Ana likes tea"), _vec(1), {"by": "test"})
-    store.update_memory("m1", event="UPDATE", text="Ana likes green tea", vector=_vec(2))
-    store.add_memory(_entry("m2", "Ana lives in Porto"), _vec(3), {})
-    store.supersede("m1", "m2", {"why": "test"})
-    events = [row.event for row in store.history("m1")]
-    assert events == ["ADD", "UPDATE", "SUPERSEDE"]
-    assert store.get_memory("m1").status == "superseded"  # type: ignore[union-attr]
-    assert [m.id for m in store.list_memories(Scope("u"))] == ["m2"]
-    assert len(store.list_memories(Scope("u"), include_superseded=True)) == 2
-    store.delete_memory("m2")
-    assert store.history("m2")[-1].event == "DELETE"
-    with pytest.raises(NotFoundError):
-        store.delete_memory("m2")
-
-
-def test_bm25_and_vectors_see_only_active_memories_of_the_scope(store: SQLiteStore) -> None:
-    store.add_memory(_entry("a", "Ana adopted a kitten"), _vec(1), {})
-    store.add_memory(_entry("b", "Ana went to the adoption agency"), _vec(2), {})
-    store.add_memory(_entry("c", "Bo adopted a dog", user="bo"), _vec(3), {})
-    found = dict(store.bm25(Scope("u"), ["adopted"], 10))
-    assert set(found) == {"a", "b"}  # Porter stemming: adopted ~ adoption; Bo's is not in scope
-    assert [mid for mid, _ in store.bm25(Scope("u"), ["kitten"], 10)] == ["a"]
-    ids, matrix = store.vectors(Scope("u"))
-    assert sorted(ids) == ["a", "b"] and matrix.shape == (2, 8)
-    store.supersede("a", "b", {})
-    assert store.vectors(Scope("u"))[0] == ["b"]  # the cache was invalidated by the write
-
-
-def test_vectors_come_in_the_order_memories_were_stored(store: SQLiteStore) -> None:
-    # The visible route reads a later row as said more recently (its tie-break).
-    for i, mid in enumerate(["z", "a", "m", "b"]):
-        store.add_memory(_entry(mid, f"fact {mid}"), _vec(i), {})
-    store.supersede("m", "b", {})
-    assert store.vectors(Scope("u"))[0] == ["z", "a", "b"]
-
-
-def test_delete_user_removes_every_trace(store: SQLiteStore) -> None:
-    store.add_turns([Turn(user_id="u", session_id="s", turn_id="1", speaker="u", text="hi")])
-    store.add_memory(_entry("a", "Ana adopted a kitten"), _vec(1), {})
-    store.record_event("extraction_failure", "u", {})
-    store.add_memory(_entry("z", "Zed keeps bees", user="z"), _vec(2), {})
-    assert store.delete_user("u") == 1
-    db = store._db
-    for table in ("turns", "memories", "history", "events"):
-        assert db.execute(f"SELECT COUNT(*) FROM {table} WHERE user_id = 'u'").fetchone()[0] == 0
-    assert store.bm25(Scope("u"), ["kitten"], 5) == []
-    assert store.users() == ["z"]
-
-
-def test_embedder_binding_refuses_another_model(store: SQLiteStore) -> None:
-    store.bind_embedder("minilm:all-MiniLM-L6-v2", 384)
-    store.bind_embedder("minilm:all-MiniLM-L6-v2", 384)
-    with pytest.raises(StoreError, match="same embedder"):
-        store.bind_embedder("openai:text-embedding-3-small", 1536)
-
-
-def test_transaction_rolls_back_everything(store: SQLiteStore) -> None:
-    with pytest.raises(RuntimeError), store.transaction():
-        store.add_memory(_entry("a", "Ana adopted a kitten"), _vec(1), {})
-        raise RuntimeError("boom")
-    assert store.get_memory("a") is None
-    assert store.history("a") == []
-
-
 def test_locked_database_gets_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "locked.db"
     store = SQLiteStore(path, timeout_s=0.1)
@@ -133,18 +63,3 @@ def test_not_a_database_is_explained(tmp_path: Path) -> None:
     path.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(StoreError, match="not a logicmem store"):
         SQLiteStore(path)
-
-
-def test_vector_cache_grows_with_adds_and_matches_a_fresh_read(tmp_path: Path) -> None:
-    store = SQLiteStore(tmp_path / "c.db")
-    assert store.vectors(Scope("u"))[0] == []  # caches the empty scope
-    held_ids, held = store.vectors(Scope("u"))
-    for i in range(40):
-        store.add_memory(_entry(f"m{i}", f"text {i}"), _vec(i), {})
-    ids, matrix = store.vectors(Scope("u"))
-    assert held_ids == [] and held.shape[0] == 0  # earlier snapshots do not change
-    fresh = SQLiteStore(tmp_path / "c.db")
-    fresh_ids, fresh_matrix = fresh.vectors(Scope("u"))
-    assert ids == fresh_ids and np.allclose(matrix, fresh_matrix)
-    store.close()
-    fresh.close()

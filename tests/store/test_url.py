@@ -8,6 +8,7 @@ import pytest
 
 from logicmem.errors import StoreError
 from logicmem.memory import Memory
+from logicmem.store.base import STORES
 from logicmem.store.sqlite import SQLiteStore
 from logicmem.store.url import StoreURL, open_store, parse_store_url, redact, sqlite_url
 
@@ -46,14 +47,22 @@ def test_a_plain_path_and_a_sqlite_url_open_the_same_file(tmp_path: Path) -> Non
     assert isinstance(memory, SQLiteStore) and memory.path == ":memory:"
 
 
-def test_postgresql_says_the_backend_is_not_installed_yet() -> None:
-    with pytest.raises(StoreError, match="PostgreSQL backend is not installed yet") as err:
+@pytest.fixture
+def without_postgresql(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deployment whose PostgreSQL backend is not registered (``STORES`` without it),
+    whether or not this checkout has one."""
+    monkeypatch.delitem(STORES._entries, "postgresql", raising=False)
+
+
+def test_an_unregistered_backend_is_a_clear_error(without_postgresql: None) -> None:
+    with pytest.raises(StoreError, match="no postgresql store backend is registered") as err:
         open_store("postgresql://ana:secret@db.example/mem")
     assert "secret" not in str(err.value) and "ana:***@db.example" in str(err.value)
 
 
 def test_an_unknown_scheme_lists_the_choices() -> None:
-    with pytest.raises(StoreError, match=r"scheme 'mysql'.*registered backends: sqlite"):
+    registered = ", ".join(STORES.names())  # postgresql, sqlite
+    with pytest.raises(StoreError, match=rf"scheme 'mysql'.*registered backends: {registered}"):
         parse_store_url("mysql://db/mem")
     with pytest.raises(StoreError, match="names no file"):
         parse_store_url("sqlite:///")
@@ -61,13 +70,13 @@ def test_an_unknown_scheme_lists_the_choices() -> None:
         parse_store_url("  ")
 
 
-def test_memory_opens_store_urls(tmp_path: Path) -> None:
+def test_memory_opens_store_urls(tmp_path: Path, without_postgresql: None) -> None:
     config = {"embedder": {"provider": "hash"}, "llm": {"provider": "none"}}
     with Memory(sqlite_url(tmp_path / "m.db"), config=config) as mem:
         mem.add("I have a cat named Miso.", user_id="ana", infer=False)
     with Memory(tmp_path / "m.db", config=config) as mem:
         assert len(mem.get_all(user_id="ana")) == 1
-    with pytest.raises(StoreError, match="not installed yet"):
+    with pytest.raises(StoreError, match=r"no postgresql store backend .*\(registered: sqlite\)"):
         Memory("postgresql://db/mem", config=config)
 
 

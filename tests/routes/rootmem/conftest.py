@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from kit import FakeLLM
@@ -18,7 +17,7 @@ def llm() -> FakeLLM:
 
 
 @pytest.fixture
-def mem(tmp_path: Path, llm: FakeLLM) -> Iterator[Memory]:
-    m = make_memory(tmp_path / "rootmem.db", llm)
+def mem(store_url: str, llm: FakeLLM) -> Iterator[Memory]:
+    m = make_memory(store_url, llm)
     yield m
     m.close()

@@ -4,7 +4,6 @@ visibility hook (it would ask the capable fake LLM too and eat the queued replie
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from kit import FakeLLM, HashEmbedder
@@ -26,7 +25,7 @@ def ops(*operations: dict[str, Any]) -> str:
     return json.dumps({"operations": list(operations)})
 
 
-def make_memory(path: Path, llm: FakeLLM | None, **rootmem: Any) -> Memory:
+def make_memory(store: str, llm: FakeLLM | None, **rootmem: Any) -> Memory:
     config: dict[str, Any] = {
         "visibility": {"enabled": False},
         "rootmem": {"batch": 3, "prefilter_min": -1.0, **rootmem},
@@ -34,7 +33,7 @@ def make_memory(path: Path, llm: FakeLLM | None, **rootmem: Any) -> Memory:
     if llm is None:
         config["llm"] = {"provider": "none"}
     return Memory(
-        path, embedder=HashEmbedder(), llm=llm, config=config, routes=("semantic", "rootmem")
+        store, embedder=HashEmbedder(), llm=llm, config=config, routes=("semantic", "rootmem")
     )
 
 

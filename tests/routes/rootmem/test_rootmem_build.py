@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from kit import FakeLLM, HashEmbedder
@@ -81,8 +80,8 @@ def test_merge_folds_units_and_keeps_the_merged_one_in_history(mem: Memory, llm:
     assert gone.status == "merged" and gone.detail == {"into": a.unit_id}
 
 
-def test_overlapping_evidence_merges_without_asking(tmp_path: Path, llm: FakeLLM) -> None:
-    mem = make_memory(tmp_path / "m.db", llm, merge_overlap=0.5)
+def test_overlapping_evidence_merges_without_asking(store_url: str, llm: FakeLLM) -> None:
+    mem = make_memory(store_url, llm, merge_overlap=0.5)
     add(mem, FACTS[:3])
     llm.queue(
         ops(
@@ -97,8 +96,8 @@ def test_overlapping_evidence_merges_without_asking(tmp_path: Path, llm: FakeLLM
     mem.close()
 
 
-def test_budget_k_redirects_creations_to_the_closest_unit(tmp_path: Path, llm: FakeLLM) -> None:
-    mem = make_memory(tmp_path / "m.db", llm, max_units=2, batch=6)
+def test_budget_k_redirects_creations_to_the_closest_unit(store_url: str, llm: FakeLLM) -> None:
+    mem = make_memory(store_url, llm, max_units=2, batch=6)
     facts = add(mem, FACTS)
     llm.queue(
         ops(
@@ -168,8 +167,8 @@ def test_retry_shows_the_problem_and_can_succeed(mem: Memory, llm: FakeLLM) -> N
     assert "invalid" in llm.calls[1]["messages"][-1]["content"]
 
 
-def test_a_poison_batch_is_skipped_after_max_failures(tmp_path: Path, llm: FakeLLM) -> None:
-    mem = make_memory(tmp_path / "m.db", llm, max_failures=2, attempts=1)
+def test_a_poison_batch_is_skipped_after_max_failures(store_url: str, llm: FakeLLM) -> None:
+    mem = make_memory(store_url, llm, max_failures=2, attempts=1)
     facts = add(mem, FACTS[:2])
     llm.queue("nope")
     assert build(mem)["skipped_memories"] == 0
@@ -215,8 +214,8 @@ def test_superseded_memories_leave_the_evidence(mem: Memory, llm: FakeLLM) -> No
     assert RootMemRepository.of(mem.store).units(MAYA) == []  # no evidence left: retired
 
 
-def test_without_an_llm_nothing_is_marked(tmp_path: Path) -> None:
-    mem = make_memory(tmp_path / "m.db", None)
+def test_without_an_llm_nothing_is_marked(store_url: str) -> None:
+    mem = make_memory(store_url, None)
     add(mem, FACTS[:2])
     stats = build(mem)
     assert "no LLM" in stats["note"] and RootMemRepository.of(mem.store).marks(MAYA) == {}
@@ -252,9 +251,9 @@ def test_a_copy_of_the_prompt_example_is_not_a_unit(mem: Memory, llm: FakeLLM) -
 
 
 def test_settings_reach_the_consolidator_from_env(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("LOGICMEM_ROOTMEM_BATCH", "60")
-    mem = Memory(tmp_path / "m.db", embedder=HashEmbedder(), config={"llm": {"provider": "none"}})
+    mem = Memory(store_url, embedder=HashEmbedder(), config={"llm": {"provider": "none"}})
     assert mem.env.rootmem.batch == 60 and mem.env.rootmem.max_units == 10
     mem.close()

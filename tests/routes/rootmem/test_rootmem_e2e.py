@@ -17,11 +17,11 @@ pytestmark = pytest.mark.slow
 
 
 def test_embedded_models_build_and_route_without_crashing(
-    tmp_path: Path, model_cache: Path, monkeypatch: pytest.MonkeyPatch
+    store_url: str, model_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(model_cache))
     config = {"visibility": {"enabled": False}, "rootmem": {"max_tokens": 160}}
-    with Memory(tmp_path / "e2e.db", config=config, routes=("semantic", "rootmem")) as mem:
+    with Memory(store_url, config=config, routes=("semantic", "rootmem")) as mem:
         for text in (
             "Maya works in a small studio downtown.",
             "Maya's cat Miso stays with her at the studio.",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from kit import FakeLLM
@@ -156,11 +155,11 @@ def test_prefilter_keeps_top_candidates_above_the_threshold(mem: Memory, llm: Fa
     assert len(llm.calls) == calls and not [h for h in hits if h.route == "rootmem"]
 
 
-def test_without_an_llm_the_prefilter_decides(tmp_path: Path, llm: FakeLLM) -> None:
-    built = make_memory(tmp_path / "m.db", llm)
+def test_without_an_llm_the_prefilter_decides(store_url: str, llm: FakeLLM) -> None:
+    built = make_memory(store_url, llm)
     three_units(built, llm)
     built.close()
-    mem = make_memory(tmp_path / "m.db", None)
+    mem = make_memory(store_url, None)
     hits = mem.search(QUERY, user_id="maya", k=5, method="rootmem").hits
     units = [h for h in hits if h.route == "rootmem"]
     assert len(units) == 3 and all("no LLM configured" in h.reason for h in units)

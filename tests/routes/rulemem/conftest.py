@@ -4,7 +4,6 @@ log-likelihoods depend on the RPC frame, so a test sets each rule's score."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,7 +29,7 @@ class ScoringLLM(FakeLLM):
         return body if "\nPremises: " in prefix else empty
 
 
-def open_memory(path: Path, llm: FakeLLM | None, **rulemem: Any) -> Memory:
+def open_memory(store: str, llm: FakeLLM | None, **rulemem: Any) -> Memory:
     config: dict[str, Any] = {
         "visibility": {"enabled": False},
         "extract": {"mode": "rules"},
@@ -38,7 +37,7 @@ def open_memory(path: Path, llm: FakeLLM | None, **rulemem: Any) -> Memory:
     }
     if llm is None:
         config["llm"] = {"provider": "none"}
-    return Memory(path, embedder=HashEmbedder(), llm=llm, config=config)
+    return Memory(store, embedder=HashEmbedder(), llm=llm, config=config)
 
 
 PET_FACTS = [
@@ -66,8 +65,8 @@ def scoring_llm() -> ScoringLLM:
 
 
 @pytest.fixture
-def offline(tmp_path: Path) -> Iterator[Memory]:
+def offline(store_url: str) -> Iterator[Memory]:
     """No LLM at all: rule-based facts, templated rules, rules left unvalidated."""
-    mem = open_memory(tmp_path / "offline.db", None)
+    mem = open_memory(store_url, None)
     yield mem
     mem.close()

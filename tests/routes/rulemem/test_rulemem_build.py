@@ -2,7 +2,6 @@
 
 import json
 import math
-from pathlib import Path
 
 import pytest
 from conftest import PET_FACTS, ScoringLLM, add_texts, open_memory
@@ -60,7 +59,7 @@ def test_incremental_batches_and_watermark(offline) -> None:  # type: ignore[no-
     }
 
 
-def test_capable_llm_extracts_induces_and_rpc_admits_at_tau(tmp_path: Path) -> None:
+def test_capable_llm_extracts_induces_and_rpc_admits_at_tau(store_url: str) -> None:
     llm = ScoringLLM()
     induce = {
         "rules": [
@@ -74,7 +73,7 @@ def test_capable_llm_extracts_induces_and_rpc_admits_at_tau(tmp_path: Path) -> N
     llm.by_head["X walks every day"] = (-24.0, -8.0, -2.0)
     # 6 -> 5 -> 7: 0.4·σ(1) + 0.6·σ(-2) = 0.4·0.731 + 0.6·0.119 = 0.364
     llm.by_head["X buys dog food"] = (-24.0, -20.0, -28.0)
-    with open_memory(tmp_path / "m.db", llm, evidence_k=1) as mem:
+    with open_memory(store_url, llm, evidence_k=1) as mem:
         add_texts(mem, PET_FACTS)
         stats = mem.consolidate(user_id="maya", only=["rulemem"])["rulemem"]
         assert stats["inducer"] == "fake" and stats["llm_calls"] == 2
@@ -100,9 +99,9 @@ def test_capable_llm_extracts_induces_and_rpc_admits_at_tau(tmp_path: Path) -> N
         assert any("\nFacts: " + held[0] in p for p in prompts)
 
 
-def test_failed_batch_is_recorded_and_retried_next_run(tmp_path: Path) -> None:
+def test_failed_batch_is_recorded_and_retried_next_run(store_url: str) -> None:
     llm = FakeLLM(replies=[ModelError("server down"), ModelError("still down")])
-    with open_memory(tmp_path / "m.db", llm) as mem:
+    with open_memory(store_url, llm) as mem:
         add_texts(mem, PET_FACTS[:2])
         stats = mem.consolidate(user_id="maya", only=["rulemem"])["rulemem"]
         assert stats["failures"] == 2 and "batches" not in stats
@@ -143,8 +142,8 @@ def test_a_batch_is_never_half_applied(offline, monkeypatch: pytest.MonkeyPatch)
     assert offline.consolidate(user_id="maya", only=["rulemem"])["rulemem"]["batches"] == 1
 
 
-def test_batches_follow_the_setting_and_rules_merge(tmp_path: Path) -> None:
-    with open_memory(tmp_path / "m.db", None, batch=2) as mem:
+def test_batches_follow_the_setting_and_rules_merge(store_url: str) -> None:
+    with open_memory(store_url, None, batch=2) as mem:
         add_texts(mem, PET_FACTS)
         stats = mem.consolidate(user_id="maya", only=["rulemem"])["rulemem"]
         assert stats["batches"] == 2

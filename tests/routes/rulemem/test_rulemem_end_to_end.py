@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow
 
 
 def test_offline_rulemem_scores_rules_with_the_embedded_model(
-    tmp_path: Path, model_cache: Path, monkeypatch: pytest.MonkeyPatch
+    store_url: str, model_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     try:
         local_gguf.gguf_path()
@@ -26,7 +26,7 @@ def test_offline_rulemem_scores_rules_with_the_embedded_model(
         "visibility": {"enabled": False},
         "rulemem": {"paths_per_batch": 2, "walks": 1, "evidence_k": 1},
     }
-    with Memory(tmp_path / "e2e.db", config=config) as mem:
+    with Memory(store_url, config=config) as mem:
         add_texts(mem, PET_FACTS)
         stats = mem.consolidate(user_id="maya", only=["rulemem"])["rulemem"]
         # SmolLM2 is not capable: rule-based facts and templated rules, but real RPC scores

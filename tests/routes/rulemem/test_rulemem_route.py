@@ -1,8 +1,7 @@
 """Query time: rule activation, guided recall, provenance, ablations and the answer prompt."""
 
-from pathlib import Path
-
 from conftest import PET_FACTS, ScoringLLM, add_texts, open_memory
+from pg import Backend
 
 from logicmem import Memory
 from logicmem.routes.rulemem.prompt import PREMISE_INSTRUCTION, premise_instruction
@@ -12,9 +11,9 @@ from logicmem.types import Scope
 MAYA = Scope("maya")
 
 
-def seeded(tmp_path: Path, **rulemem) -> Memory:  # type: ignore[no-untyped-def]
+def seeded(store: str, **rulemem) -> Memory:  # type: ignore[no-untyped-def]
     """Maya's memories and two hand-made rules: one admitted, one rejected."""
-    mem = open_memory(tmp_path / "m.db", None, **rulemem)
+    mem = open_memory(store, None, **rulemem)
     add_texts(mem, PET_FACTS)
     ids = {m.text: m.id for m in mem.get_all(user_id="maya")}
     admitted = HornRule(
@@ -30,8 +29,8 @@ def seeded(tmp_path: Path, **rulemem) -> Memory:  # type: ignore[no-untyped-def]
     return mem
 
 
-def test_rule_item_names_the_rule_and_traces_to_its_memories(tmp_path: Path) -> None:
-    with seeded(tmp_path, top_n=1) as mem:
+def test_rule_item_names_the_rule_and_traces_to_its_memories(store_url: str) -> None:
+    with seeded(store_url, top_n=1) as mem:
         hits = mem.search("How does Maya exercise outdoors?", user_id="maya", k=6,
                           method="rulemem").hits  # fmt: skip
         assert len(hits) <= 6
@@ -48,20 +47,20 @@ def test_rule_item_names_the_rule_and_traces_to_its_memories(tmp_path: Path) -> 
         assert len({h.id for h in hits}) == len(hits)
 
 
-def test_only_admitted_rules_unless_norpc(tmp_path: Path) -> None:
+def test_only_admitted_rules_unless_norpc(store_url: str) -> None:
     query = "Should Maya eat peanut butter?"
-    with seeded(tmp_path, top_n=3) as mem:
+    with seeded(store_url, top_n=3) as mem:
         plain = mem.search(query, user_id="maya", k=10, method="rulemem").hits
         assert "rule:r2" not in {h.id for h in plain}
         everything = mem.search(query, user_id="maya", k=10, method="rulemem_norpc").hits
         assert "rule:r2" in {h.id for h in everything}
 
 
-def test_share_of_k_and_semantic_fill(tmp_path: Path) -> None:
-    with seeded(tmp_path, share=0.0) as mem:
+def test_share_of_k_and_semantic_fill(backend: Backend) -> None:
+    with seeded(backend.url(), share=0.0) as mem:
         hits = mem.search("exercise outdoors", user_id="maya", k=3, method="rulemem").hits
         assert len(hits) == 3 and {h.route for h in hits} == {"semantic"}
-    with seeded(tmp_path / "b", share=1.0, cue_k=1) as mem:
+    with seeded(backend.url("b"), share=1.0, cue_k=1) as mem:
         hits = mem.search("exercise outdoors", user_id="maya", k=2, method="rulemem").hits
         assert [h.route for h in hits] == ["rulemem", "rulemem"]
 
@@ -82,11 +81,11 @@ def test_no_rules_yet_means_semantic_only(offline: Memory) -> None:
     assert [h.route for h in hits] == ["semantic"]
 
 
-def test_answer_gets_the_premise_instruction_only_with_rules(tmp_path: Path) -> None:
+def test_answer_gets_the_premise_instruction_only_with_rules(store_url: str) -> None:
     llm = ScoringLLM("Go for a run in the park.", "Sure.")
-    mem = open_memory(tmp_path / "m.db", llm)
+    mem = open_memory(store_url, llm)
     mem.close()
-    with Memory(tmp_path / "m.db", embedder=mem.embedder, llm=llm,
+    with Memory(store_url, embedder=mem.embedder, llm=llm,
                 config={"visibility": {"enabled": False}, "extract": {"mode": "rules"}},
                 routes=("semantic", "rulemem")) as live:  # fmt: skip
         add_texts(live, PET_FACTS)

@@ -1,11 +1,11 @@
 """The always-visible profile (``profile`` consolidator, ``profile_llm`` method), on facts
 written for these tests (not benchmark items)."""
 
-from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 from kit import FakeLLM, HashEmbedder
+from pg import Backend
 
 from logicmem import Memory
 from logicmem.bench.methods import resolve
@@ -30,14 +30,14 @@ class WeakLLM(FakeLLM):
     capable: ClassVar[bool] = False
 
 
-def _memory(tmp_path: Path, llm: FakeLLM | None = None, **profile: Any) -> Memory:
+def _memory(store: str, llm: FakeLLM | None = None, **profile: Any) -> Memory:
     config = {
         "llm": {"provider": "none"},
         "extract": {"mode": "rules"},
         "visibility": {"enabled": False},  # criticality rows are set by hand where needed
         "profile": profile,
     }
-    return Memory(tmp_path / "p.db", embedder=HashEmbedder(), llm=llm, config=config)
+    return Memory(store, embedder=HashEmbedder(), llm=llm, config=config)
 
 
 def _session(mem: Memory, session: str, *texts: str) -> list[str]:
@@ -51,9 +51,9 @@ def _prompt(llm: FakeLLM, call: int = -1) -> str:
     return str(llm.calls[call]["messages"][1]["content"])
 
 
-def test_llm_rewrites_the_profile_after_each_session_once(tmp_path: Path) -> None:
+def test_llm_rewrites_the_profile_after_each_session_once(store_url: str) -> None:
     llm = FakeLLM()
-    mem = _memory(tmp_path, llm)
+    mem = _memory(store_url, llm)
     first = _session(mem, "s1", "I can't eat sesame, I break out in hives.", "We adopted a beagle.")
     llm.queue("## Health\n- Allergic to sesame [m1]\n## Home\n- Has a beagle [m2]")
     done = mem.consolidate(user_id=USER, only=["profile"])["profile"]
@@ -91,9 +91,9 @@ def test_llm_rewrites_the_profile_after_each_session_once(tmp_path: Path) -> Non
     assert profile.lines[0].memory_ids == [] and profile.lines[0].source_turns == []
 
 
-def test_limits_are_enforced_and_a_cut_is_recorded(tmp_path: Path) -> None:
+def test_limits_are_enforced_and_a_cut_is_recorded(store_url: str) -> None:
     llm = FakeLLM()
-    mem = _memory(tmp_path, llm, max_lines=3, max_bytes=60)
+    mem = _memory(store_url, llm, max_lines=3, max_bytes=60)
     _session(mem, "s1", "I run a bakery.", "I sing in a choir.", "I am learning Welsh.")
     llm.queue("- Runs a bakery [m1]\n- Sings in a choir [m2]\n- Learns Welsh [m3]\n- Extra [m1]")
     done = mem.consolidate(user_id=USER, only=["profile"])["profile"]
@@ -107,9 +107,9 @@ def test_limits_are_enforced_and_a_cut_is_recorded(tmp_path: Path) -> None:
     assert fit(lines, 3, 25_000) == (lines, False)
 
 
-def test_an_invalid_reply_keeps_the_previous_profile_and_is_recorded(tmp_path: Path) -> None:
+def test_an_invalid_reply_keeps_the_previous_profile_and_is_recorded(store_url: str) -> None:
     llm = FakeLLM()
-    mem = _memory(tmp_path, llm, llm_attempts=2)
+    mem = _memory(store_url, llm, llm_attempts=2)
     _session(mem, "s1", "My daughter Lina is six.")
     llm.queue("- Has a daughter, Lina, aged six [m1]")
     mem.consolidate(user_id=USER, only=["profile"])
@@ -145,8 +145,8 @@ def test_tags_are_stripped_and_unknown_ids_ignored() -> None:
     assert parsed == [("# Noor", []), ("- Vegan", ["a"]), ("- Rows", ["a", "b"])]
 
 
-def test_extractive_profile_puts_critical_facts_first(tmp_path: Path) -> None:
-    mem = _memory(tmp_path, max_lines=3)
+def test_extractive_profile_puts_critical_facts_first(store_url: str) -> None:
+    mem = _memory(store_url, max_lines=3)
     ids = _session(
         mem,
         "s1",
@@ -179,8 +179,8 @@ def test_extractive_profile_puts_critical_facts_first(tmp_path: Path) -> None:
     assert hits[0].source_turns == ["s1-t1"] and hits[0].extras["memory_ids"] == [ids[1]]
 
 
-def test_extractive_profile_respects_the_byte_limit_and_follows_the_store(tmp_path: Path) -> None:
-    mem = _memory(tmp_path, max_bytes=40)
+def test_extractive_profile_respects_the_byte_limit_and_follows_the_store(store_url: str) -> None:
+    mem = _memory(store_url, max_bytes=40)
     long = "I live on a houseboat on the canal with two herons."
     ids = _session(mem, "s1", "I play chess.", "I grow tomatoes.", long)
     mem.consolidate(user_id=USER, only=["profile"])
@@ -194,36 +194,36 @@ def test_extractive_profile_respects_the_byte_limit_and_follows_the_store(tmp_pa
     assert profile is not None and [line.memory_ids for line in profile.lines] == [[ids[0]]]
 
 
-def test_the_mode_setting_chooses_the_builder(tmp_path: Path) -> None:
+def test_the_mode_setting_chooses_the_builder(backend: Backend) -> None:
     weak = WeakLLM()
-    mem = _memory(tmp_path, weak)  # auto: a model that is not capable is not asked
+    mem = _memory(backend.url(), weak)  # auto: a model that is not capable is not asked
     _session(mem, "s1", "I am training for a marathon.")
     assert mem.consolidate(user_id=USER, only=["profile"])["profile"]["kind"] == "extractive"
     assert weak.calls == []
     mem.close()
 
     capable = FakeLLM()
-    mem = _memory(tmp_path / "b", capable, mode="extractive")
+    mem = _memory(backend.url("b"), capable, mode="extractive")
     _session(mem, "s1", "I am training for a marathon.")
     assert mem.consolidate(user_id=USER, only=["profile"])["profile"]["kind"] == "extractive"
     assert capable.calls == []
     mem.close()
 
-    mem = _memory(tmp_path / "c", WeakLLM(replies=["nonsense"] * 2), mode="llm")
+    mem = _memory(backend.url("c"), WeakLLM(replies=["nonsense"] * 2), mode="llm")
     _session(mem, "s1", "I am training for a marathon.")
     done = mem.consolidate(user_id=USER, only=["profile"])["profile"]
     assert done["kind"] == "llm" and done["failures"] == 1
     assert (done["lines"], done["bytes"], done["tokens"]) == (0, 0, 0)
     mem.close()
 
-    mem = _memory(tmp_path / "d", None, mode="llm")
+    mem = _memory(backend.url("d"), None, mode="llm")
     _session(mem, "s1", "I am training for a marathon.")
     with pytest.raises(ConfigError, match=r"profile\.mode is 'llm'"):
         mem.consolidate(user_id=USER, only=["profile"])
 
 
-def test_bench_treats_the_profile_as_budget_and_query_free(tmp_path: Path) -> None:
-    mem = _memory(tmp_path)
+def test_bench_treats_the_profile_as_budget_and_query_free(store_url: str) -> None:
+    mem = _memory(store_url)
     _session(mem, "s1", *HOBBIES)
     mem.consolidate(user_id=USER, only=["profile"])
     [method] = resolve(["profile_llm"])
@@ -236,8 +236,8 @@ def test_bench_treats_the_profile_as_budget_and_query_free(tmp_path: Path) -> No
     assert all(i.route == "profile" and i.tokens > 0 for i in small)
 
 
-def test_deleting_a_user_or_resetting_clears_the_profile(tmp_path: Path) -> None:
-    mem = _memory(tmp_path)
+def test_deleting_a_user_or_resetting_clears_the_profile(store_url: str) -> None:
+    mem = _memory(store_url)
     _session(mem, "s1", "I volunteer at a food bank.")
     mem.consolidate(user_id=USER, only=["profile"])
     assert VisibleRepository.of(mem.store).load_profile(USER) is not None
@@ -248,4 +248,5 @@ def test_deleting_a_user_or_resetting_clears_the_profile(tmp_path: Path) -> None
     mem.consolidate(user_id=USER, only=["profile"])
     mem.reset()
     assert VisibleRepository.of(mem.store).load_profile(USER) is None
-    assert mem.store._db.execute("SELECT COUNT(*) FROM profile_lines").fetchone()[0] == 0
+    lines = mem.store.db.execute("SELECT COUNT(*) AS n FROM profile_lines")  # type: ignore[attr-defined]
+    assert lines.fetchone()["n"] == 0

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from pg import BACKENDS, open_backend
 
 from logicmem import Memory
 from logicmem.models.embed.base import Embedder
@@ -280,16 +281,20 @@ def test_news_about_other_people_is_told_apart(text: str, other: bool) -> None:
 # --- the real embedder: linking by exemplars, precision on chat ------------------------------
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="module", params=BACKENDS)
 def real(
-    tmp_path_factory: pytest.TempPathFactory, model_cache: Path
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, model_cache: Path
 ) -> Iterator[tuple[CriticalityAssessor, Embedder]]:
+    """The assessor with the real embedder, its vectors cached in a store of each backend."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("XDG_CACHE_HOME", str(model_cache))
         mp.setenv("HF_HUB_OFFLINE", "1")
         mp.setenv("TRANSFORMERS_OFFLINE", "1")
-        path = tmp_path_factory.mktemp("recognition") / "r.db"
-        with Memory(path, config={"llm": {"provider": "none"}}) as mem:
+        folder = tmp_path_factory.mktemp("recognition")
+        with (
+            open_backend(request, request.param, folder) as backend,
+            Memory(backend.url("r"), config={"llm": {"provider": "none"}}) as mem,
+        ):
             assessor = CriticalityAssessor(load_kb(), VectorCache(mem.store, mem.env.embedder))
             assessor._prototypes()  # embedded once, in the shared model cache
             yield assessor, mem.env.embedder
