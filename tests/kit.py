@@ -18,6 +18,7 @@ from logicmem.config import EmbedderSettings, LLMSettings
 from logicmem.errors import ModelError
 from logicmem.models.embed.base import Embedder
 from logicmem.models.llm.base import LLM, ChatMessage
+from logicmem.types import MemoryEntry
 
 
 class HashEmbedder(Embedder):
@@ -91,3 +92,14 @@ class FakeLLM(LLM):
             return self.logliks[(prefix, continuation)]
         except KeyError:
             raise ModelError(f"FakeLLM: no loglik set for {(prefix, continuation)!r}") from None
+
+
+def unit_vector(seed: int, dims: int = 8) -> np.ndarray:
+    """A random unit vector, the same for the same seed (store tests' embeddings)."""
+    v = np.random.default_rng(seed).standard_normal(dims).astype(np.float32)
+    return np.asarray(v / np.linalg.norm(v), dtype=np.float32)
+
+
+def memory_entry(mid: str, text: str, user: str = "u") -> MemoryEntry:
+    """A memory of ``user`` citing one turn of its own (``t-<id>``)."""
+    return MemoryEntry(id=mid, user_id=user, text=text, source_turns=[f"t-{mid}"])

@@ -4,22 +4,14 @@ not a database. The core store's behaviour on every backend is tested in test_st
 import sqlite3
 from pathlib import Path
 
-import numpy as np
 import pytest
+from kit import memory_entry, unit_vector
 
 from logicmem.errors import StoreError
 from logicmem.store import schema
 from logicmem.store.sqlite import SQLiteStore
-from logicmem.types import MemoryEntry
 
-
-def _vec(seed: int, dims: int = 8) -> np.ndarray:
-    v = np.random.default_rng(seed).standard_normal(dims).astype(np.float32)
-    return v / np.linalg.norm(v)
-
-
-def _entry(mid: str, text: str, user: str = "u") -> MemoryEntry:
-    return MemoryEntry(id=mid, user_id=user, text=text, source_turns=[f"t-{mid}"])
+_vec, _entry = unit_vector, memory_entry
 
 
 @pytest.fixture

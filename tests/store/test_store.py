@@ -8,21 +8,15 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from kit import memory_entry, unit_vector
 from pg import Backend
 
 from logicmem.errors import NotFoundError, StoreError
 from logicmem.store.base import Store
 from logicmem.store.url import open_store
-from logicmem.types import MemoryEntry, Scope, Turn
+from logicmem.types import Scope, Turn
 
-
-def _vec(seed: int, dims: int = 8) -> np.ndarray:
-    v = np.random.default_rng(seed).standard_normal(dims).astype(np.float32)
-    return v / np.linalg.norm(v)
-
-
-def _entry(mid: str, text: str, user: str = "u") -> MemoryEntry:
-    return MemoryEntry(id=mid, user_id=user, text=text, source_turns=[f"t-{mid}"])
+_vec, _entry = unit_vector, memory_entry
 
 
 @pytest.fixture
