@@ -210,6 +210,9 @@ class PostgresStore(SQLStore):
 
     EXACT_MAX = 20_000  # a scope this large or smaller is searched exactly
     EF_SEARCH = 200  # hnsw.ef_search for index searches (pgvector's default is 40)
+    # Run (SET LOCAL) before an index search; ``{ef}`` is max(EF_SEARCH, k). Planner
+    # settings go here too (the planner still picks an exact scan where it is cheaper).
+    INDEX_SETTINGS: tuple[str, ...] = ("SET LOCAL hnsw.ef_search = {ef}",)
 
     def __init__(self, url: str, *, timeout_s: float = 30.0) -> None:
         super().__init__()
@@ -419,7 +422,8 @@ class PostgresStore(SQLStore):
         want = min(k, self._live_count(scope))
         out = []
         with self.transaction():
-            self.db.execute(f"SET LOCAL hnsw.ef_search = {max(self.EF_SEARCH, k)}")
+            for setting in self.INDEX_SETTINGS:
+                self.db.execute(setting.format(ef=int(max(self.EF_SEARCH, k))))
             for q in np.atleast_2d(queries):
                 v = PgVector(q)
                 args = [v, scope.user_id, *params, v, k]
