@@ -128,3 +128,17 @@ def test_reopening_applies_no_migration_twice(store_url: str) -> None:
     again = open_store(store_url)  # the same store: nothing is applied twice
     assert again.stats()["schema"] == applied
     again.close()
+
+
+def test_the_vector_cache_keeps_the_recently_used_users_within_its_bound(store: Store) -> None:
+    from logicmem.store.sql import SQLStore
+
+    assert isinstance(store, SQLStore)
+    for user in ("a", "b", "c"):
+        for i in range(4):
+            store.add_memory(_entry(f"{user}{i}", "text", user=user), _vec(i), {})
+    store.CACHE_BYTES = 2 * 4 * 8 * 4 + 1  # two users' 4 x 8 float32 matrices
+    for user in ("a", "b", "c", "a"):
+        ids, matrix = store.vectors(Scope(user))
+        assert ids == [f"{user}{i}" for i in range(4)] and matrix.shape == (4, 8)
+    assert [s.user_id for s in store._cache] == ["c", "a"]  # b, least recently used, left

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
@@ -123,6 +124,7 @@ class SQLStore(Store):
     def __init__(self) -> None:
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._cache: OrderedDict[Scope, VectorCache] = OrderedDict()
+        self._cache_lock = threading.RLock()  # a service's threads share one store
         self._keyword_stats: dict[tuple[Scope, str | None], tuple[Any, int, int]] = {}
 
     # -- what a backend provides ------------------------------------------------------------
@@ -593,10 +595,11 @@ class SQLStore(Store):
             if as_of is not None:
                 return self._load_vectors(query, args)
             stamp = self._cache_stamp(scope.user_id)
-            cached = self._cache.get(scope)
-            if cached is not None and cached.stamp == stamp:
-                self._cache.move_to_end(scope)
-                return cached.view()
+            with self._cache_lock:
+                cached = self._cache.get(scope)
+                if cached is not None and cached.stamp == stamp:
+                    self._cache.move_to_end(scope)
+                    return cached.view()
             ids, vectors = self._load_vectors(query, args)
         cache = VectorCache(ids, vectors.copy(), stamp)
         self._remember(scope, cache)
@@ -636,8 +639,7 @@ class SQLStore(Store):
                 repo.reset()
             for statement in sql.RESET:
                 self.db.execute(statement)
-            self._cache.clear()
-            self._keyword_stats.clear()
+            self._clear_caches()
         self._purge()
 
     def record_event(self, kind: str, user_id: str | None, detail: dict[str, Any]) -> None:
@@ -646,28 +648,32 @@ class SQLStore(Store):
 
     # -- caches -------------------------------------------------------------------------------
     def _invalidate(self, user_id: str) -> None:
-        for scope in [s for s in self._cache if s.user_id == user_id]:
-            del self._cache[scope]
-        self._keyword_stats.clear()
+        with self._cache_lock:
+            for scope in [s for s in self._cache if s.user_id == user_id]:
+                del self._cache[scope]
+            self._keyword_stats.clear()
 
     def _clear_caches(self) -> None:
-        self._cache.clear()
-        self._keyword_stats.clear()
+        with self._cache_lock:
+            self._cache.clear()
+            self._keyword_stats.clear()
 
     def _append_cached(self, entry: MemoryEntry, vector: np.ndarray) -> None:
         """A new active memory joins the cached matrices of the scopes it belongs to, so an
         add costs O(1) instead of reloading the user's whole matrix."""
-        for scope, cache in self._cache.items():
-            if in_scope(entry, scope):
-                cache.append(entry.id, vector)
+        with self._cache_lock:
+            for scope, cache in self._cache.items():
+                if in_scope(entry, scope):
+                    cache.append(entry.id, vector)
 
     def _remember(self, scope: Scope, cache: VectorCache) -> None:
-        self._cache[scope] = cache
-        self._cache.move_to_end(scope)
-        total = sum(c.nbytes for c in self._cache.values())
-        while total > self.CACHE_BYTES and len(self._cache) > 1:
-            _, dropped = self._cache.popitem(last=False)
-            total -= dropped.nbytes
+        with self._cache_lock:
+            self._cache[scope] = cache
+            self._cache.move_to_end(scope)
+            total = sum(c.nbytes for c in self._cache.values())
+            while total > self.CACHE_BYTES and len(self._cache) > 1:
+                _, dropped = self._cache.popitem(last=False)
+                total -= dropped.nbytes
 
 
 class SQLRepository(Repository):
