@@ -343,14 +343,16 @@ MEMORY_ROWID = "SELECT rowid FROM memories WHERE id = ?"
 INSERT_TERMS = "INSERT INTO memory_terms (user_id, term, memory_rowid, tf) VALUES (?, ?, ?, ?)"
 DELETE_TERMS = "DELETE FROM memory_terms WHERE memory_rowid = ?"
 # BM25 scored inside SQLite: the document frequency of each term, then one pass that sums
-# idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avg)) per memory; ties go to the
-# memory stored first, so a ranking does not depend on random ids.
+# idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / avg)) per memory, rounded to 9
+# decimals so that equal scores are equal whatever order a backend sums in; ties go to the
+# memory stored first, so a ranking does not depend on random ids or the backend.
 POSTINGS_FROM = """
 FROM memory_terms t JOIN memories m ON m.rowid = t.memory_rowid
 WHERE t.user_id = ? AND t.term IN ({marks})"""
 TERM_FREQUENCIES = "SELECT t.term AS term, COUNT(*) AS df {postings} GROUP BY t.term"
 BM25_SCORES = """
-SELECT m.id AS id, SUM((CASE t.term {cases} END) * t.tf * ? / (t.tf + ? * (? + ? * m.n_terms)))
+SELECT m.id AS id, ROUND(CAST(
+    SUM((CASE t.term {cases} END) * t.tf * ? / (t.tf + ? * (? + ? * m.n_terms))) AS NUMERIC), 9)
     AS score {postings} GROUP BY m.rowid ORDER BY score DESC, m.rowid LIMIT ?"""
 KEYWORD_STATS = (
     "SELECT COUNT(*) AS docs, COALESCE(SUM(n_terms), 0) AS length FROM memories WHERE user_id = ?"
