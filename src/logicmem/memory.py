@@ -23,7 +23,7 @@ from logicmem.routes.rulemem.prompt import premise_instruction
 from logicmem.store.base import Store
 from logicmem.store.url import open_store, redact
 from logicmem.types import AddResult, Budget, Context, MemoryEntry, Scope, SearchResult
-from logicmem.write.messages import normalize_time, parse_messages
+from logicmem.write.messages import clean_text, normalize_time, parse_messages
 from logicmem.write.pipeline import WritePipeline, build_hooks
 
 ANSWER_SYSTEM = (
@@ -178,6 +178,7 @@ class Memory:
         run_id: str | None = None,
         metadata: Mapping[str, Any] | None = None,
     ) -> MemoryEntry:
+        text = clean_text(text) if isinstance(text, str) else text
         if not text or not text.strip():
             raise InputError("the new text is empty: pass the memory's new wording")
         current = self.get(memory_id, user_id=user_id, agent_id=agent_id, run_id=run_id)

@@ -166,3 +166,26 @@ def test_equal_keyword_scores_rank_in_the_order_stored(store: Store) -> None:
                 ties += 1
                 out_of_order += a > b
     assert ties > 100 and out_of_order == 0
+
+
+def test_a_nul_character_is_dropped_from_text_and_refused_in_ids(store_url: str) -> None:
+    """NUL carries nothing a person wrote and PostgreSQL text cannot hold it: both
+    backends store the text without it, and an id with one is a clear InputError."""
+    from kit import HashEmbedder
+
+    from logicmem import Memory
+    from logicmem.errors import InputError
+
+    mem = Memory(store_url, embedder=HashEmbedder(), config={"llm": {"provider": "none"}})
+    try:
+        mem.add("I drink green tea\x00 every morning.", user_id="ana", infer=False)
+        [memory] = mem.get_all(user_id="ana")
+        assert memory.text == "I drink green tea every morning."
+        assert mem.update(memory.id, "I drink\x00 black tea.", user_id="ana").text == (
+            "I drink black tea."
+        )
+        with pytest.raises(InputError, match="NUL"):
+            mem.add("hello", user_id="bo\x00b")
+        assert mem.admin_users() == ["ana"]
+    finally:
+        mem.close()

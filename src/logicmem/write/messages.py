@@ -74,6 +74,18 @@ def _field(message: Mapping[str, Any], *names: str) -> Any:
     return None
 
 
+def clean_text(text: str) -> str:
+    """A message's text as stored: NUL characters (U+0000) removed. They carry nothing a
+    person wrote, and PostgreSQL cannot store them in text, so both backends keep the
+    same text."""
+    return text.replace("\x00", "")
+
+
+def _check_id(value: object, name: str) -> None:
+    if isinstance(value, str) and "\x00" in value:
+        raise InputError(f"{name} contains a NUL character (\\x00): pass a plain string")
+
+
 def parse_messages(
     messages: str | Mapping[str, Any] | Sequence[Mapping[str, Any]],
     *,
@@ -96,6 +108,9 @@ def parse_messages(
     """
     if not user_id or not str(user_id).strip():
         raise InputError("user_id is required: pass user_id='alice' (or --user in the CLI)")
+    for name, value in (("user_id", user_id), ("session_id", session_id),
+                        ("agent_id", agent_id), ("run_id", run_id)):  # fmt: skip
+        _check_id(value, name)
     if isinstance(messages, str):
         items: list[Any] = [{"role": "user", "content": messages}]
     elif isinstance(messages, Mapping):
@@ -116,6 +131,8 @@ def parse_messages(
         if not isinstance(message, Mapping):
             raise InputError(f"message {i} is a {type(message).__name__}, expected a dict")
         text = _field(message, "content", "text")
+        if isinstance(text, str):
+            text = clean_text(text)
         if not isinstance(text, str) or not text.strip():
             raise InputError(
                 f"message {i} is empty: each message needs non-empty 'content' or 'text'"
@@ -141,6 +158,8 @@ def parse_messages(
         if speaker is None:
             speaker = user_id if role == "user" else role
         turn_id = _field(message, "turn_id", "dia_id", "turn", "id")
+        _check_id(speaker, f"message {i}'s speaker")
+        _check_id(turn_id, f"message {i}'s turn_id")
         extra = dict(metadata or {})
         extra.update(message.get("metadata") or {})
         turns.append(
