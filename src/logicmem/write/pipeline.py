@@ -186,7 +186,11 @@ class WritePipeline:
                 slots = slots_of(entry.text)
                 if slots:
                     entry.metadata["slots"] = slots
-                newer = self._replaced_by(entry, existing, added)
+                # Retractions need a match in meaning: the candidate's own neighbours (and
+                # this batch) hold what it can end or be ended by; scanning every
+                # candidate's neighbours for each one grew with the store (~50 x batch).
+                near = {m: existing[m] for m, _ in neighbours[i] if m in existing}
+                newer = self._replaced_by(entry, near, added)
                 if newer is not None:
                     # An older statement arriving late: valid only until the newer one began.
                     entry.valid_until = newer.valid_from or newer.said_at
@@ -196,7 +200,7 @@ class WritePipeline:
                 added.append((entry, vectors[i]))
                 if slots or measures(entry.text):
                     result.superseded.extend(self._supersede(entry, existing, added))
-                result.superseded.extend(self._retract(entry, existing, added))
+                result.superseded.extend(self._retract(entry, near, added))
             self._merge(merged_sources, result)
             self.store.finish_turns(turns)
         # The hooks index what was committed, outside the write lock (they call models);
