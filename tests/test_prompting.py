@@ -34,6 +34,7 @@ from logicmem.routes.visible.profile_text import updater_prompt
 from logicmem.routes.visible.repo import ProfileLine
 from logicmem.types import MemoryEntry, Scope, Turn
 from logicmem.write.llm_extract import LLMExtractor
+from logicmem.write.messages import clean_text
 
 DATA = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "hostile_memories.jsonl"
 ROWS: list[dict[str, str]] = [json.loads(x) for x in DATA.read_text().splitlines()]
@@ -80,7 +81,8 @@ def data_rows(prompt: str) -> list[dict[str, Any]]:
 def test_a_hostile_memory_renders_as_one_data_line(memory: Memory, row: dict[str, str]) -> None:
     memory.add(row["text"], user_id="maya", infer=False)
     [stored] = memory.get_all(user_id="maya")
-    assert stored.text == row["text"].strip()  # add strips the ends, nothing else
+    # add strips the ends and drops NUL characters (clean_text), nothing else
+    assert stored.text == clean_text(row["text"]).strip()
     rendered = memory.context(QUERY, user_id="maya", k=5).render()
     lines = rendered.splitlines()
     assert len(lines) == 3 and lines == rendered.split("\n")
@@ -99,7 +101,7 @@ def test_all_hostile_memories_in_one_context(memory: Memory) -> None:
     assert check_block(rendered, texts=[i.text for i in ctx.items]) == []
     assert len(rendered.splitlines()) == len(ROWS) + 2
     rows = data_rows(rendered)
-    assert sorted(r["text"] for r in rows) == sorted(r["text"].strip() for r in ROWS)
+    assert sorted(r["text"] for r in rows) == sorted(clean_text(r["text"]).strip() for r in ROWS)
     assert [r["n"] for r in rows] == list(range(1, len(ROWS) + 1))
 
 
