@@ -209,7 +209,10 @@ class PostgresStore(SQLStore):
     backend = "postgresql"
 
     EXACT_MAX = 20_000  # a scope this large or smaller is searched exactly
-    EF_SEARCH = 200  # hnsw.ef_search for index searches (pgvector's default is 40)
+    # hnsw.ef_search for index searches (pgvector's default is 40, its maximum 1000): the
+    # value that reached recall@10 >= 0.98 against exact search on 88,892 distinct
+    # memories (0.932 at 200, 0.969 at 400, 0.990 at 1000; benchmarks/hnsw_recall.py).
+    EF_SEARCH = 1000
     # Run (SET LOCAL) before an index search; ``{ef}`` is max(EF_SEARCH, k). Planner
     # settings go here too (the planner still picks an exact scan where it is cheaper).
     INDEX_SETTINGS: tuple[str, ...] = ("SET LOCAL hnsw.ef_search = {ef}",)
