@@ -36,7 +36,11 @@ def main() -> None:
     ap.add_argument("--pg", required=True, help="a PostgreSQL URL with pgvector")
     ap.add_argument("--memories", type=int, default=100_000)
     ap.add_argument("--ef", default="200,400,1000")
-    ap.add_argument("--cache", default="/tmp/emb100k.npy", help="the distinct texts' vectors")
+    ap.add_argument(
+        "--cache",
+        default=str(Path.home() / ".cache" / "logicmem" / "bench" / "hnsw-vectors.npy"),
+        help="where the distinct texts' vectors are kept between runs",
+    )
     args = ap.parse_args()
     spec = importlib.util.spec_from_file_location("perf", HERE / "perf.py")
     assert spec is not None and spec.loader is not None
@@ -46,6 +50,7 @@ def main() -> None:
     texts = perf.synthetic_turns(args.memories)
     distinct = list(dict.fromkeys(texts))
     print("texts", len(texts), "distinct", len(distinct), flush=True)
+    os.makedirs(os.path.dirname(args.cache), exist_ok=True)
     if os.path.exists(args.cache):
         vectors = np.load(args.cache)
     else:

@@ -693,10 +693,11 @@ def run_backend(
 
 
 # -- report -----------------------------------------------------------------------------
-def _git_commit() -> str | None:
+def _git(*args: str) -> str | None:
+    """``git args`` in this checkout, its output stripped (None where git cannot say)."""
     try:
         return subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
+            ["git", *args],
             cwd=Path(__file__).resolve().parent,
             capture_output=True,
             text=True,
@@ -706,21 +707,15 @@ def _git_commit() -> str | None:
         return None
 
 
+def _git_commit() -> str | None:
+    return _git("rev-parse", "--short", "HEAD")
+
+
 def _git_dirty() -> bool | None:
     """Whether the working tree differs from the commit (then the commit alone does not
     name the code that ran)."""
-    try:
-        return bool(
-            subprocess.run(
-                ["git", "status", "--porcelain", "--untracked-files=no"],
-                cwd=Path(__file__).resolve().parent,
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout.strip()
-        )
-    except (OSError, subprocess.CalledProcessError):
-        return None
+    status = _git("status", "--porcelain", "--untracked-files=no")
+    return None if status is None else bool(status)
 
 
 def _ratios(backends: dict[str, Any]) -> dict[str, Any] | None:

@@ -99,7 +99,7 @@ def pg_server() -> Iterator[PGServer]:
     """The session's PostgreSQL server, with pgvector, started on first use.
 
     ``LOGICMEM_TEST_PG`` (read when the tests are collected) is the libpq URL of a running
-    server to use instead, e.g. ``postgresql://postgres:@/postgres?host=/tmp/x``. Otherwise
+    server to use instead, e.g. ``postgresql://postgres:@/postgres?host=/run/pg``. Otherwise
     the ``pgserver`` wheel starts one in a short tmp dir, stopped and removed at session end.
     Where there is no server (pgserver or psycopg missing, a start that fails, a
     LOGICMEM_TEST_PG that cannot be reached, no pgvector), every PostgreSQL test is skipped

@@ -7,7 +7,7 @@ SQLite, a fresh schema (``?schema=t_<hex>``) of the session's server for Postgre
 same name gives the same store, so a test can reopen it or open two handles on it.
 
 The server: ``LOGICMEM_TEST_PG`` (a libpq URL, e.g.
-``postgresql://postgres:@/postgres?host=/tmp/x``) names a running one; without it the
+``postgresql://postgres:@/postgres?host=/run/pg``) names a running one; without it the
 ``pgserver`` wheel starts a throwaway one for the session. Where neither works, every
 PostgreSQL test is skipped with one line saying why (``LOGICMEM_TEST_PG_REQUIRED=1`` makes
 that a failure instead, for CI jobs that must test PostgreSQL).

@@ -13,8 +13,8 @@ from pg import Backend, PGServer, schema_url
 def test_a_schema_joins_the_query_string() -> None:
     assert schema_url("postgresql://u@h/db", "t_1") == "postgresql://u@h/db?schema=t_1"
     assert (
-        schema_url("postgresql://postgres:@/postgres?host=/tmp/x", "t_1")
-        == "postgresql://postgres:@/postgres?host=/tmp/x&schema=t_1"
+        schema_url("postgresql://postgres:@/postgres?host=/run/pg", "t_1")
+        == "postgresql://postgres:@/postgres?host=/run/pg&schema=t_1"
     )
 
 
