@@ -153,8 +153,12 @@ class Memory:
         infer: bool = True,
         agent_id: str | None = None,
         run_id: str | None = None,
+        defer: bool = False,
     ) -> AddResult:
-        """Store the turns (always, first), then extract memories from them."""
+        """Store the turns (always, first), then extract memories from them. With
+        ``defer``, return once the turns are committed: they stay pending until ``resume``
+        (a background job of the service, or the next write for this user) extracts them;
+        the result then lists the turns only, with ``extractor == "deferred"``."""
         turns = parse_messages(
             messages,
             user_id=user_id,
@@ -165,6 +169,8 @@ class Memory:
             metadata=metadata,
             max_chars=self.settings.extract.max_message_chars,
         )
+        if defer:
+            return self.pipeline.add(turns, infer=infer, defer=True)
         self._resume(user_id)
         return self.pipeline.add(turns, infer=infer)
 

@@ -141,9 +141,12 @@ class Store(ABC):
 
     # -- turns ----------------------------------------------------------------------------
     @abstractmethod
-    def add_turns(self, turns: Sequence[Turn], *, infer: bool = True) -> list[Turn]:
+    def add_turns(
+        self, turns: Sequence[Turn], *, infer: bool = True, claim: bool = True
+    ) -> list[Turn]:
         """Store turns, pending and claimed by this store until ``finish_turns``; returns
-        those that were new (a re-sent turn id is ignored)."""
+        those that were new (a re-sent turn id is ignored). With ``claim=False`` they are
+        left unclaimed, for whoever resumes pending turns first (a background job)."""
 
     @abstractmethod
     def claim_pending(self, *, user_id: str | None = None) -> list[tuple[Turn, bool]]:

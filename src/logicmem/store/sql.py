@@ -225,9 +225,12 @@ class SQLStore(Store):
             )
 
     # -- turns ----------------------------------------------------------------------------
-    def add_turns(self, turns: Sequence[Turn], *, infer: bool = True) -> list[Turn]:
+    def add_turns(
+        self, turns: Sequence[Turn], *, infer: bool = True, claim: bool = True
+    ) -> list[Turn]:
         new: list[Turn] = []
         stamp = now()
+        owner, claimed_at = (self.owner, stamp) if claim else (None, None)
         with self.transaction():
             seq_by_user: dict[str, int] = {}
             for turn in turns:
@@ -251,8 +254,8 @@ class SQLStore(Store):
                         turn.said_at,
                         json.dumps(turn.metadata),
                         stamp,
-                        self.owner,
-                        stamp,
+                        owner,
+                        claimed_at,
                         int(infer),
                     ),
                 )

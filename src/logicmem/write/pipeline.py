@@ -75,13 +75,18 @@ class WritePipeline:
             return self.rules
         return EXTRACTORS.create(mode, self.settings, self._llm_factory)
 
-    def add(self, turns: list[Turn], *, infer: bool = True) -> AddResult:
+    def add(self, turns: list[Turn], *, infer: bool = True, defer: bool = False) -> AddResult:
+        """Commit the turns, then extract and integrate their memories; with ``defer``,
+        only commit them, pending and unclaimed, for a later ``resume`` (a background
+        job) to extract."""
         self.store.bind_embedder(self.embedder.name, self.embedder.dims)
         # Committed (pending) before any model call; a crash from here on leaves them
         # pending, and ``resume`` finishes them.
-        new_turns = self.store.add_turns(turns, infer=infer)
+        new_turns = self.store.add_turns(turns, infer=infer, claim=not defer)
         result = AddResult(turns=[t.turn_id for t in new_turns])
-        if new_turns:
+        if defer:
+            result.extractor = "deferred"
+        elif new_turns:
             self._process(new_turns, infer, result)
         return result
 

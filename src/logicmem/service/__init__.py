@@ -1,0 +1,1 @@
+"""The HTTP service (``logicmem serve``), its API keys, tenants and background jobs."""
