@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from kit import FakeLLM, HashEmbedder
 
-from logicmem import ConfigError, Memory, NotFoundError, StoreError
+from logicmem import ConfigError, InputError, Memory, NotFoundError, StoreError
 
 
 def test_crud_history_and_scoping(memory: Memory) -> None:
@@ -95,3 +95,11 @@ def test_consolidate_runs_registered_builders_and_refuses_unknown(memory: Memory
             memory.consolidate(user_id="maya", only=["nope"])
     finally:
         CONSOLIDATORS.unregister("counting")
+
+
+def test_get_all_refuses_a_limit_no_backend_can_hold(memory) -> None:
+    """A huge limit was a StoreError ("datatype mismatch") from SQLite; it is bad input."""
+    memory.add("I like hiking in the hills.", user_id="u", infer=False)
+    with pytest.raises(InputError, match="limit"):
+        memory.get_all(user_id="u", limit=10**30)
+    assert len(memory.get_all(user_id="u", limit=2**62)) == 1

@@ -40,6 +40,8 @@ Memories:
 {context}"""
 )
 
+MAX_LIMIT = 2**62  # what every backend's integer holds
+
 AS_OF_NOTE = "\nThese are the memories that held on {as_of}: answer as of that moment."
 
 
@@ -124,6 +126,13 @@ class Memory:
             )
         if self.store.get_meta("config") is None and not self.store.read_only:
             self.store.set_meta("config", json.dumps(self.settings.public_dict()))
+
+    def warm_up(self) -> None:
+        """Load what the first write and the first request would otherwise load: the
+        embedder's weights, the categorizer, the write hooks' classifiers (a service calls
+        this at start, so no request pays seconds for it)."""
+        self.embedder.embed_one("warm up")
+        self.pipeline.warm_up()
 
     def llm(self) -> LLM | None:
         """The configured LLM (built on first call; weights load on first use)."""
@@ -248,6 +257,8 @@ class Memory:
     ) -> list[MemoryEntry]:
         """The user's memories valid now (or at ``as_of``; every one with
         ``include_superseded``), in the order they were stored."""
+        if limit is not None and not 1 <= limit <= MAX_LIMIT:
+            raise InputError(f"limit must be between 1 and {MAX_LIMIT:,}, got {limit}")
         return self.store.list_memories(
             _scope(user_id, agent_id, run_id),
             include_superseded=include_superseded,

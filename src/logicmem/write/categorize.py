@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from importlib import resources
 
 import numpy as np
@@ -34,8 +35,18 @@ class PrototypeCategorizer:
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
         self._centroids: np.ndarray | None = None
+        self._lock = threading.Lock()
+
+    def warm_up(self) -> None:
+        self._load()
 
     def _load(self) -> np.ndarray:
+        if self._centroids is not None:
+            return self._centroids
+        with self._lock:
+            return self._build()
+
+    def _build(self) -> np.ndarray:
         if self._centroids is None:
             raw = json.loads(
                 resources.files("logicmem.data").joinpath("categories.json").read_text()

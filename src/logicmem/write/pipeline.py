@@ -75,6 +75,14 @@ class WritePipeline:
             return self.rules
         return EXTRACTORS.create(mode, self.settings, self._llm_factory)
 
+    def warm_up(self) -> None:
+        """Build the lazily built parts of the write path now (see ``Memory.warm_up``)."""
+        self.categorizer.warm_up()
+        for hook in self.hooks:
+            warm = getattr(hook, "warm_up", None)
+            if warm is not None:
+                warm()
+
     def add(self, turns: list[Turn], *, infer: bool = True, defer: bool = False) -> AddResult:
         """Commit the turns, then extract and integrate their memories; with ``defer``,
         only commit them, pending and unclaimed, for a later ``resume`` (a background

@@ -56,6 +56,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -282,8 +283,20 @@ class CriticalityAssessor:
         self.cache = cache
         self.threshold = threshold
         self._protos: _Prototypes | None = None
+        # A service's threads share one assessor: the first to need the prototypes builds
+        # them (seconds of training) and the others wait, instead of each training its own.
+        self._build_lock = threading.Lock()
+
+    def warm_up(self) -> None:
+        self._prototypes()
 
     def _prototypes(self) -> _Prototypes:
+        if self._protos is not None:
+            return self._protos
+        with self._build_lock:
+            return self._build_prototypes()
+
+    def _build_prototypes(self) -> _Prototypes:
         if self._protos is None:
             texts, labels = prototypes(self.kb)
             critical, ordinary = training_examples(self.kb)

@@ -149,6 +149,11 @@ class VisibilityIndexer:
         self.cache = VectorCache(store, embedder)
         self.assessor = CriticalityAssessor(self.kb, self.cache, settings.critical_min)
 
+    def warm_up(self) -> None:
+        """Build the criticality classifier now rather than on the first write."""
+        if self.settings.enabled:
+            self.assessor.warm_up()
+
     def on_added(self, scope: Scope, entries: list[MemoryEntry], vectors: np.ndarray) -> None:
         if not entries or not self.settings.enabled:
             return
