@@ -23,7 +23,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import APIRouter, Depends, FastAPI, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPBearer
@@ -40,8 +40,9 @@ from logicmem.errors import (
     StoreError,
 )
 from logicmem.memory import Memory
+from logicmem.routes.base import METHODS
 from logicmem.service import schemas as s
-from logicmem.service.jobs import InProcessJobs, Jobs
+from logicmem.service.jobs import InProcessJobs, Jobs, pending_users
 from logicmem.service.keys import ApiKey, KeyRing
 from logicmem.service.metrics import Metrics
 from logicmem.service.tenancy import TenantMemory
@@ -49,6 +50,7 @@ from logicmem.service.tenancy import TenantMemory
 log = logging.getLogger("logicmem.service")
 
 MAX_BODY_BYTES = 1_048_576
+MAX_LIMIT = 1_000_000
 REQUEST_ID_RE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 
 # error class -> (HTTP status, stable code)
@@ -193,19 +195,28 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         own = app.state.memory is None
         if own:
-            app.state.memory = Memory()
+            # Pending turns are the background jobs' to extract, not the start's: a start
+            # that extracted them inline could take minutes before serving anything.
+            app.state.memory = Memory(config={"extract": {"resume_pending": False}})
+            # Load weights and train classifiers now, not on the first requests (seconds).
+            app.state.memory.warm_up()
         app.state.keys = KeyRing(app.state.memory.store)
-        if app.state.jobs is None:
+        own_jobs = app.state.jobs is None
+        if own_jobs:
             from logicmem.service.queue import build_jobs
 
             app.state.jobs = build_jobs(app.state.memory)
         if isinstance(app.state.jobs, InProcessJobs):
             app.state.jobs.on_done.append(metrics.job_done)
+            if own:  # what a killed process left pending, extracted in the background
+                for user in pending_users(app.state.memory):
+                    app.state.jobs.enqueue("extract", user)
         try:
             yield
         finally:
-            if own:
+            if own_jobs:
                 app.state.jobs.close()
+            if own:
                 app.state.memory.close()
 
     app = FastAPI(
@@ -347,13 +358,11 @@ def create_app(
         agent_id: str | None = None,
         run_id: str | None = None,
         include_superseded: bool = False,
-        limit: int | None = None,
+        limit: int | None = Query(default=None, ge=1, le=MAX_LIMIT),
         as_of: str | None = None,
         t: TenantMemory = Depends(tenant),
     ) -> Any:
         """The user's memories valid now (or at ``as_of``), in the order stored."""
-        if limit is not None and limit < 1:
-            raise InputError(f"limit must be at least 1, got {limit}")
         entries = t.get_all(
             user_id=user_id,
             agent_id=agent_id,
@@ -410,6 +419,10 @@ def create_app(
     @api.post("/users/{user_id}/search", response_model=s.SearchOut)
     def search(user_id: str, body: s.SearchRequest, t: TenantMemory = Depends(tenant)) -> Any:
         """Semantic retrieval only (bm25, dense or hybrid)."""
+        if body.method not in METHODS:
+            raise InputError(
+                f"unknown search method {body.method!r}: choose one of {', '.join(METHODS.names())}"
+            )
         result = t.search(
             body.query,
             user_id=user_id,
@@ -536,6 +549,11 @@ def create_app(
             "logicmem_memories": ("active memories in the store", st["memories"]),
             "logicmem_jobs_queued": ("background jobs waiting", counts.get("queued", 0)),
             "logicmem_jobs_running": ("background jobs running", counts.get("running", 0)),
+            "logicmem_jobs_succeeded": (
+                "background jobs that succeeded (kept by the queue)",
+                counts.get("succeeded", 0),
+            ),
+            "logicmem_jobs_failed": ("background jobs that failed", counts.get("failed", 0)),
         }
         body, content_type = metrics.render(gauges)
         return Response(body, media_type=content_type)

@@ -37,6 +37,16 @@ def run_task(memory: Memory, task: str, user_id: str) -> dict[str, Any]:
     raise ValueError(f"unknown task {task!r}: one of {', '.join(TASKS)}")
 
 
+def pending_users(memory: Memory) -> list[str]:
+    """The (store-level) user ids with turns stored but not yet extracted."""
+    store = memory.store
+    with store.errors():  # type: ignore[attr-defined]
+        rows = store.db.execute(  # type: ignore[attr-defined]
+            "SELECT DISTINCT user_id FROM turns WHERE pending = 1 ORDER BY user_id"
+        ).fetchall()
+    return [r["user_id"] for r in rows]
+
+
 class Jobs(Protocol):
     kind: str
 
