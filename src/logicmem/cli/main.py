@@ -11,8 +11,9 @@ import sys
 from collections.abc import Callable, Sequence
 
 from logicmem import __version__
-from logicmem.cli import commands, demo
+from logicmem.cli import commands, demo, service
 from logicmem.errors import LogicmemError
+from logicmem.service import mcp_server, queue
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -151,6 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["show"])
     _json(p)
 
+    service.add_parsers(sub)
+    mcp_server.add_parser(sub)
+    queue.add_parser(sub)
     _add_bench(sub)
     return parser
 
