@@ -103,3 +103,27 @@ def test_get_all_refuses_a_limit_no_backend_can_hold(memory) -> None:
     with pytest.raises(InputError, match="limit"):
         memory.get_all(user_id="u", limit=10**30)
     assert len(memory.get_all(user_id="u", limit=2**62)) == 1
+
+
+def test_metadata_given_with_an_add_is_on_its_memories_and_filters_find_them(memory) -> None:
+    """It stayed on the turns only, so a metadata filter never matched anything."""
+    memory.add("I am learning to play the cello.", user_id="u", metadata={"source": "chat"})
+    memory.add(
+        [{"role": "user", "content": "My cello teacher is called Ines.", "metadata": {"n": 2}}],
+        user_id="u",
+        metadata={"source": "email"},
+    )
+    chat = memory.search("cello", user_id="u", filters={"source": "chat"}).hits
+    assert [h.text for h in chat] and all("learning" in h.text for h in chat)
+    [entry] = [m for m in memory.get_all(user_id="u") if "Ines" in m.text]
+    assert entry.metadata["source"] == "email" and entry.metadata["n"] == 2
+    assert entry.metadata["subject"] == "u"  # the caller's keys never replace the subject
+
+
+def test_caller_metadata_cannot_set_the_write_paths_own_keys(memory) -> None:
+    memory.add(
+        "I live in Porto.", user_id="u", metadata={"slots": ["bogus"], "subject": "x", "k": 1}
+    )
+    [entry] = memory.get_all(user_id="u")
+    assert entry.metadata["k"] == 1 and entry.metadata["subject"] == "u"
+    assert entry.metadata.get("slots") != ["bogus"]

@@ -11,6 +11,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from itertools import groupby
+from typing import Any
 
 import numpy as np
 
@@ -176,6 +177,7 @@ class WritePipeline:
         added: list[tuple[MemoryEntry, np.ndarray]] = []
         merged_sources: dict[str, list[str]] = defaultdict(list)
         threshold = self.settings.dedup_threshold
+        said_with = {t.turn_id: t.metadata for t in turns}
         with self.store.transaction():
             for i, cand in enumerate(candidates):
                 target = self._duplicate_of(
@@ -194,7 +196,11 @@ class WritePipeline:
                     said_at=cand.said_at,
                     session_id=cand.session_id,
                     source_turns=list(cand.source_turns),
-                    metadata={"subject": cand.subject, **cand.extras},
+                    metadata={
+                        **_caller_metadata(cand.source_turns, said_with),
+                        "subject": cand.subject,
+                        **cand.extras,
+                    },
                 )
                 slots = slots_of(entry.text)
                 if slots:
@@ -347,6 +353,22 @@ class WritePipeline:
                     detail={"added_turns": [s for s in sources if s not in current.source_turns]},
                 )
             result.merged.append(memory_id)
+
+
+RESERVED_METADATA = ("subject", "slots")
+
+
+def _caller_metadata(
+    source_turns: Sequence[str], said_with: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    """The metadata the caller gave with the turns a memory came from (``add(...,
+    metadata=...)`` and each message's own), so search filters on it find the memory."""
+    out: dict[str, Any] = {}
+    for turn_id in source_turns:
+        out.update(said_with.get(turn_id) or {})
+    for reserved in RESERVED_METADATA:  # the write path's own keys
+        out.pop(reserved, None)
+    return out
 
 
 def _subject(entry: MemoryEntry) -> str:
