@@ -31,7 +31,9 @@ class EmbedderSettings(_Section):
 
 class LLMSettings(_Section):
     provider: str = "local"
-    """``local`` (embedded SmolLM2-135M GGUF), ``openai`` (any compatible server) or ``none``."""
+    """``local`` (embedded SmolLM2-135M GGUF via transformers), ``llamacpp`` (the same GGUF
+    via llama.cpp; needs the ``llamacpp`` extra), ``openai`` (any compatible server) or
+    ``none``."""
     model: str | None = None
     base_url: str | None = None
     api_key: str | None = None

@@ -83,3 +83,4 @@ def extract_json(text: str) -> Any:
 LLMS: Registry[LLM] = Registry("llm")
 LLMS.register("local", "logicmem.models.llm.local_gguf:LocalGGUF")
 LLMS.register("openai", "logicmem.models.llm.openai_compat:OpenAICompatLLM")
+LLMS.register("llamacpp", "logicmem.models.llm.llamacpp:LlamaCppLLM")  # opt-in; needs xllamacpp

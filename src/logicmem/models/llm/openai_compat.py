@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -13,8 +15,12 @@ from logicmem.errors import ConfigError, ModelError
 from logicmem.models.llm.base import LLM, ChatMessage, schema_instruction
 
 # Ways to ask for JSON, best first. A server that rejects one (HTTP 400) gets the next;
-# the first that works is remembered, so later calls do not pay for the rejection again.
+# the first that works is remembered for that schema, so later calls do not pay for the
+# rejection again. A way is given up for every schema only once the server has rejected it
+# for two different schemas and never accepted it: llama.cpp's server answers 400 to the
+# one schema it cannot compile (e.g. an external $ref) yet constrains every other.
 _FORMATS = ("json_schema", "json_object", "plain")
+_MAX_REMEMBERED = 256  # schemas whose own level is remembered (some are built per call)
 # How servers without prompt logprobs answer a completions request with echo.
 _REJECTS = (openai.BadRequestError, openai.NotFoundError, openai.UnprocessableEntityError)
 
@@ -56,7 +62,10 @@ class OpenAICompatLLM(LLM):
             timeout=settings.timeout_s,
             max_retries=settings.max_retries,
         )
-        self._format = 0  # index into _FORMATS
+        self._format = 0  # index into _FORMATS: the best way still tried for every schema
+        self._levels: dict[str, int] = {}  # schema -> the way that worked for it
+        self._worked: set[int] = set()  # ways this server has answered
+        self._rejected: dict[int, set[str]] = {}  # way -> schemas it was rejected for
         self._lock = threading.Lock()
         self._usage = {"calls": 0, "loglik_calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
 
@@ -98,15 +107,34 @@ class OpenAICompatLLM(LLM):
         }
         if schema is None:
             return self._complete_chat(list(messages), args)
-        level = self._format
+        key = json.dumps(schema, sort_keys=True, separators=(",", ":"), default=str)
+        level = max(self._format, self._levels.get(key, 0))
         while True:
             try:
                 reply = self._complete_chat(self._with_format(messages, schema, level, args), args)
             except _Rejected:
+                self._note_rejection(level, key)
                 level += 1
                 continue
-            self._format = level
+            self._note_success(level, key)
             return reply
+
+    def _note_rejection(self, level: int, key: str) -> None:
+        with self._lock:
+            if level in self._worked:
+                return  # the server takes this way: only this schema is the problem
+            schemas = self._rejected.setdefault(level, set())
+            schemas.add(key)
+            if len(schemas) >= 2:
+                self._format = max(self._format, level + 1)
+
+    def _note_success(self, level: int, key: str) -> None:
+        with self._lock:
+            self._worked.add(level)
+            if level > self._format:
+                if len(self._levels) >= _MAX_REMEMBERED:
+                    self._levels.clear()
+                self._levels[key] = level
 
     def _with_format(
         self,
@@ -138,7 +166,9 @@ class OpenAICompatLLM(LLM):
             resp = self._client.chat.completions.create(messages=messages, **args)  # type: ignore[arg-type]
         except openai.BadRequestError as exc:
             kind = args.get("response_format", {}).get("type")
-            if kind is not None and kind != _FORMATS[-1]:
+            # A prompt too long for the context is refused whatever the format, and the
+            # fallbacks only lengthen it (the schema moves into the prompt): no retry.
+            if kind is not None and kind != _FORMATS[-1] and not _context_overflow(exc):
                 raise _Rejected from exc
             raise self._error(exc) from None
         except openai.OpenAIError as exc:
@@ -165,13 +195,18 @@ class OpenAICompatLLM(LLM):
             raise self._error(exc) from None
         self._count(resp.usage, loglik_calls=1)
         lp = resp.choices[0].logprobs if resp.choices else None
+        no_echo = "it did not echo logprobs for the prompt tokens"
         if lp is None or lp.text_offset is None or lp.token_logprobs is None:
+            # llama.cpp's server ignores echo and answers in the chat format ("content"),
+            # with the logprob of the generated token only.
+            if lp is not None and getattr(lp, "content", None):
+                raise self._unsupported(f"{no_echo} (only for the generated token)")
             raise self._unsupported("it returned no logprobs")
-        # llama.cpp's server ignores echo and returns only the generated token's logprob,
-        # which would silently score every continuation alike: demand one per prompt token.
+        # A server that ignores echo but answers in the legacy format would silently score
+        # every continuation alike: demand one logprob per prompt token.
         prompt_tokens = resp.usage.prompt_tokens if resp.usage else 0
         if len(lp.token_logprobs) < max(prompt_tokens, 2):
-            raise self._unsupported("it did not echo logprobs for the prompt tokens")
+            raise self._unsupported(no_echo)
         return sum_continuation(lp.text_offset, lp.token_logprobs, len(prefix), len(text))
 
     def _unsupported(self, why: str) -> ModelError:
@@ -206,6 +241,12 @@ def sum_continuation(
     if not scored:
         raise ModelError("the server's logprobs covered none of the continuation")
     return total
+
+
+def _context_overflow(exc: openai.APIStatusError) -> bool:
+    """Whether a 400 says the prompt does not fit the context (llama.cpp, vLLM, OpenAI)."""
+    text = " ".join(str(part) for part in (exc.code, exc.type, exc.message) if part)
+    return re.search(r"context[ _](length|size|window)", text, re.IGNORECASE) is not None
 
 
 class _Rejected(Exception):
