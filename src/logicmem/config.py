@@ -181,6 +181,18 @@ class RuleMemSettings(_Section):
     """Seed of the random walks."""
 
 
+class ServiceSettings(_Section):
+    """``logicmem serve``."""
+
+    max_body_bytes: int = Field(default=1_048_576, ge=1_024)
+    """A request body over this many bytes is refused (413) before it is read further."""
+    consolidate: Literal["auto", "after_add", "manual"] = "auto"
+    """``after_add``: every add that stores turns queues a consolidation job for the user
+    (root units, rules, profile); ``manual``: only ``POST .../consolidate`` does; ``auto``:
+    ``after_add`` when the configured LLM is capable (a server), else ``manual`` (the
+    embedded model builds nothing useful and would only take the CPU)."""
+
+
 class Settings(_Section):
     store: str = Field(default_factory=lambda: str(default_store_path()))
     embedder: EmbedderSettings = Field(default_factory=EmbedderSettings)
@@ -191,6 +203,7 @@ class Settings(_Section):
     profile: ProfileSettings = Field(default_factory=ProfileSettings)
     rootmem: RootMemSettings = Field(default_factory=RootMemSettings)
     rulemem: RuleMemSettings = Field(default_factory=RuleMemSettings)
+    service: ServiceSettings = Field(default_factory=ServiceSettings)
 
     def public_dict(self) -> dict[str, Any]:
         """The resolved settings with secrets masked (for ``config show`` and the store)."""

@@ -337,3 +337,27 @@ def test_real_server_on_loopback(tmp_path: Path) -> None:
         ).json()["hits"]
         assert hits and "marathon" in hits[0]["text"]
     mem.close()
+
+
+@pytest.mark.parametrize("mode, jobs", [("after_add", 1), ("manual", 0), ("auto", 0)])
+def test_consolidation_is_queued_after_adds_as_settings_say(
+    tmp_path: Path, mode: str, jobs: int
+) -> None:
+    """``auto`` with no LLM (the embedded one is not capable either): manual."""
+    mem = Memory(
+        tmp_path / "c.db",
+        embedder=HashEmbedder(),
+        config={"llm": {"provider": "none"}, "service": {"consolidate": mode}},
+    )
+    with TestClient(create_app(mem)) as client:
+        a = Api(client, KeyRing(mem.store).create("acme")[1])
+        said = {"content": "I volunteer at the animal shelter on Saturdays.", "turn_id": "t1"}
+        for _ in range(2):  # the second sends the same turn again: nothing new, no job
+            r = a("POST", "/v1/users/ivy/memories", json={"messages": [said], "session_id": "s1"})
+            assert r.status_code == 201
+        assert client.app.state.jobs.wait(60)  # type: ignore[attr-defined]
+        counts = a("GET", "/v1/stats").json()["jobs"]
+        assert counts["succeeded"] == jobs and counts["failed"] == 0
+        enqueued = 'logicmem_jobs_enqueued_total{task="consolidate"}'
+        assert (enqueued in client.get("/metrics").text) == bool(jobs)
+    mem.close()

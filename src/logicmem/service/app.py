@@ -74,6 +74,12 @@ class ServiceOptions:
     max_body_bytes: int = MAX_BODY_BYTES
 
 
+def _settings_limit() -> int:
+    from logicmem.config import load_settings
+
+    return load_settings().service.max_body_bytes
+
+
 def _error_body(request_id: str, code: str, message: str) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, "request_id": request_id}}
 
@@ -180,6 +186,14 @@ COMMON_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
+def consolidates_after_add(memory: Memory) -> bool:
+    mode = memory.settings.service.consolidate
+    if mode == "auto":
+        llm = memory.llm()
+        return bool(llm is not None and llm.capable)
+    return mode == "after_add"
+
+
 def create_app(
     memory: Memory | None = None,
     *,
@@ -187,7 +201,6 @@ def create_app(
     options: ServiceOptions | None = None,
 ) -> FastAPI:
     """The service over ``memory`` (default: ``Memory()`` from settings and environment)."""
-    opts = options or ServiceOptions()
     metrics = Metrics()
     bearer = HTTPBearer(auto_error=False, description="an API key from `logicmem keys create`")
 
@@ -230,7 +243,10 @@ def create_app(
     app.state.memory = memory
     app.state.jobs = jobs
     app.state.metrics = metrics
-    app.add_middleware(Guard, metrics=metrics, max_body_bytes=opts.max_body_bytes)
+    if options is None:  # the limit is read when the first request comes (settings known)
+        limit: int | None = memory.settings.service.max_body_bytes if memory else None
+        options = ServiceOptions(max_body_bytes=limit or _settings_limit())
+    app.add_middleware(Guard, metrics=metrics, max_body_bytes=options.max_body_bytes)
 
     # -- errors ---------------------------------------------------------------------------
     def rid(request: Request) -> str:
@@ -322,6 +338,20 @@ def create_app(
     def jobs_of() -> Jobs:
         return app.state.jobs
 
+    def enqueue(task: str, user: str) -> None:
+        jobs_of().enqueue(task, user)
+        metrics.jobs_enqueued.labels(task).inc()
+
+    def after_add(user: str, *, stored: bool, deferred: bool) -> None:
+        """The jobs an add queues (``user``: the store-level id): extraction of deferred
+        turns, then consolidation when ``service.consolidate`` says so."""
+        if deferred:
+            enqueue("extract", user)
+        if stored and consolidates_after_add(app.state.memory):
+            enqueue("consolidate", user)
+
+    app.state.after_add = after_add
+
     @api.post("/users/{user_id}/memories", response_model=s.AddOut, status_code=201)
     def add(user_id: str, body: s.AddRequest, t: TenantMemory = Depends(tenant)) -> Any:
         """Add messages (or one text) said by the user: the turns are committed first,
@@ -347,9 +377,7 @@ def create_app(
         if result.failures:
             metrics.extraction_failures.inc(result.failures)
         queued = body.background and bool(result.turns)
-        if queued:
-            jobs_of().enqueue("extract", t.inner(user_id))
-            metrics.jobs_enqueued.labels("extract").inc()
+        after_add(t.inner(user_id), stored=bool(result.turns), deferred=queued)
         return {**t.outer(result.to_dict()), "queued": queued}
 
     @api.get("/users/{user_id}/memories", response_model=s.MemoryList)
@@ -476,8 +504,7 @@ def create_app(
         if body.background:
             if body.only is not None or body.agent_id or body.run_id:
                 raise InputError("a background consolidation runs every consolidator: drop 'only'")
-            jobs_of().enqueue("consolidate", t.inner(user_id))
-            metrics.jobs_enqueued.labels("consolidate").inc()
+            enqueue("consolidate", t.inner(user_id))
             response.status_code = 202
             return {"queued": True}
         return t.consolidate(

@@ -666,9 +666,9 @@ def mount(
         )
         if result.failures:
             metrics.extraction_failures.inc(result.failures)
-        if body.async_mode and result.turns:
-            app.state.jobs.enqueue("extract", t.inner(user_id))
-            metrics.jobs_enqueued.labels("extract").inc()
+        deferred = bool(body.async_mode and result.turns)
+        app.state.after_add(t.inner(user_id), stored=bool(result.turns), deferred=deferred)
+        if deferred:
             return {
                 "results": [],
                 "status": "PENDING",
