@@ -171,6 +171,24 @@ class Server:
             time.sleep(0.3)
         raise RuntimeError("logicmem serve did not become ready")
 
+    def cpu_seconds(self) -> float:
+        """CPU time of the server and its worker processes so far."""
+        import psutil
+
+        try:
+            root = psutil.Process(self.proc.pid)
+            procs = [root, *root.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            return 0.0
+        total = 0.0
+        for p in procs:
+            try:
+                t = p.cpu_times()
+                total += t.user + t.system
+            except psutil.NoSuchProcess:
+                pass
+        return total
+
     def stop(self) -> None:
         self.proc.terminate()
         try:
@@ -330,9 +348,14 @@ def main() -> None:
                     server = Server(store, n, tmp / f"serve-{backend}-{n}-{r}.log")
                     try:
                         server.wait(seeded["key"])
+                        cpu0, own0 = server.cpu_seconds(), time.process_time()
                         result = asyncio.run(
                             drive(server.base, seeded["key"], requests, args.clients, args.time_cap)
                         )
+                        cpu = server.cpu_seconds() - cpu0
+                        result["server_cpu_s"] = round(cpu, 2)
+                        result["server_cores_busy"] = round(cpu / result["seconds"], 2)
+                        result["client_cpu_s"] = round(time.process_time() - own0, 2)
                         if n == 1 and r == 0 and searches:
                             result["http_overhead"] = overhead(
                                 store, server.base, seeded["key"], searches

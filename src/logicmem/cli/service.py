@@ -17,6 +17,7 @@ from logicmem.store.base import Store
 from logicmem.store.url import open_store, redact
 
 DEFAULT_PORT = 8420
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def _settings_env(args: argparse.Namespace) -> None:
@@ -120,6 +121,12 @@ def serve(args: argparse.Namespace) -> int:
             "terminates TLS, or keys travel in clear",
             file=sys.stderr,
         )
+    if args.workers > 1:
+        # Each worker is a process: its BLAS (numpy's OpenBLAS) gets its share of the
+        # cores, not all of them, or N workers run N x cores threads that fight.
+        share = str(max(1, (os.cpu_count() or 1) // args.workers))
+        for var in BLAS_THREADS:
+            os.environ.setdefault(var, share)
     metrics_dir = None
     if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         metrics_dir = tempfile.mkdtemp(prefix="logicmem-metrics-")

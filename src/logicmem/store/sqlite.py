@@ -35,6 +35,55 @@ def _read_only(path: Path) -> bool:
     return not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK)
 
 
+class _ReadRows:
+    """A statement's rows, read out while the connection was held."""
+
+    def __init__(self, rows: list[sqlite3.Row], rowcount: int) -> None:
+        self._rows, self.rowcount, self._next = rows, rowcount, 0
+
+    def fetchone(self) -> sqlite3.Row | None:
+        if self._next >= len(self._rows):
+            return None
+        self._next += 1
+        return self._rows[self._next - 1]
+
+    def fetchall(self) -> list[sqlite3.Row]:
+        rest, self._next = self._rows[self._next :], len(self._rows)
+        return rest
+
+    def __iter__(self) -> Iterator[sqlite3.Row]:
+        return iter(self.fetchall())
+
+
+class _Serialized:
+    """The store's one connection as its threads share it (a service's request threads).
+
+    Every statement runs under the store's lock, which a transaction holds from BEGIN to
+    COMMIT, and its rows are read out before the lock is let go. So one thread never reads
+    another's uncommitted writes, and no statement is left open across another thread's
+    ``BEGIN IMMEDIATE``: in WAL mode that turns a read snapshot into a write on a stale
+    snapshot, which SQLite refuses at once ("database is locked") instead of waiting,
+    whenever another process has committed in between (two service workers on one file).
+    """
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
+        self._db, self._lock = db, lock
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._db.in_transaction
+
+    def execute(self, query: str, params: Any = (), /) -> _ReadRows:
+        with self._lock:
+            cur = self._db.execute(query, params)
+            return _ReadRows(cur.fetchall(), cur.rowcount)
+
+    def executemany(self, query: str, rows: Any, /) -> _ReadRows:
+        with self._lock:
+            cur = self._db.executemany(query, rows)
+            return _ReadRows([], cur.rowcount)
+
+
 class SQLiteStore(SQLStore):
     """Store in one SQLite file. ``path=":memory:"`` gives a throwaway store."""
 
@@ -69,6 +118,7 @@ class SQLiteStore(SQLStore):
         except sqlite3.DatabaseError as exc:
             raise StoreError(self._explain(exc)) from None
         self._lock = threading.RLock()
+        self._serial = _Serialized(self._db, self._lock)
         self._depth = 0
         with self._errors():
             if self.read_only:
@@ -120,9 +170,10 @@ class SQLiteStore(SQLStore):
             raise StoreError(self._explain(exc)) from exc
 
     @property
-    def db(self) -> sqlite3.Connection:  # type: ignore[override]
-        """The connection, for this backend's repositories (they share its transactions)."""
-        return self._db
+    def db(self) -> _Serialized:
+        """The connection, for this backend's repositories (they share its transactions);
+        statements are serialized with the store's transactions (see ``_Serialized``)."""
+        return self._serial
 
     def errors(self) -> AbstractContextManager[None]:
         """SQLite errors inside become StoreError with a message that says what to do."""
@@ -190,10 +241,13 @@ class SQLiteStore(SQLStore):
     def write_stamp(self, user_id: str | None = None) -> tuple[int, int]:
         """Changes so far by this connection and by others (any user's: SQLite counts
         commits per file)."""
-        return (self._db.total_changes, self._data_version_now())
+        with self._lock:
+            return (self._db.total_changes, self._data_version_now())
 
     def _data_version_now(self) -> int:
-        return int(self._db.execute(sql.DATA_VERSION).fetchone()["data_version"])
+        row = self._serial.execute(sql.DATA_VERSION).fetchone()
+        assert row is not None
+        return int(row["data_version"])
 
     def _cache_stamp(self, user_id: str) -> int:
         # Another connection's commit changes data_version; this one's own writes do not
@@ -208,13 +262,14 @@ class SQLiteStore(SQLStore):
 
     def _load_vectors(self, query: str, params: list[Any]) -> tuple[list[str], np.ndarray]:
         ids, blobs = [], []
-        for row in self._db.execute(query, params):
+        for row in self._serial.execute(query, params):
             ids.append(row["id"])
             blobs.append(row["embedding"])
         return ids, matrix(blobs)
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
     def _purge(self) -> None:
         """Leave no copy of deleted pages behind: secure_delete zeroed them in the file;
