@@ -95,9 +95,15 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+BLAS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+BLAS_THREADS: int | None = None  # --blas-threads: every server process's BLAS threads
+
+
 def _env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("LOGICMEM_")}
     env.update(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", LOGICMEM_LLM="none")
+    if BLAS_THREADS is not None:
+        env.update({var: str(BLAS_THREADS) for var in BLAS})
     return env
 
 
@@ -171,23 +177,26 @@ class Server:
             time.sleep(0.3)
         raise RuntimeError("logicmem serve did not become ready")
 
-    def cpu_seconds(self) -> float:
-        """CPU time of the server and its worker processes so far."""
+    def cpu_by_process(self) -> dict[int, float]:
+        """CPU seconds so far of the server and each of its worker processes, by pid."""
         import psutil
 
         try:
             root = psutil.Process(self.proc.pid)
             procs = [root, *root.children(recursive=True)]
         except psutil.NoSuchProcess:
-            return 0.0
-        total = 0.0
+            return {}
+        out = {}
         for p in procs:
             try:
                 t = p.cpu_times()
-                total += t.user + t.system
+                out[p.pid] = t.user + t.system
             except psutil.NoSuchProcess:
                 pass
-        return total
+        return out
+
+    def cpu_seconds(self) -> float:
+        return sum(self.cpu_by_process().values())
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -200,7 +209,13 @@ class Server:
 
 
 async def drive(
-    base: str, key: str, requests: list[dict], clients: int, cap_s: float, run: int = 0
+    base: str,
+    key: str,
+    requests: list[dict],
+    clients: int,
+    cap_s: float,
+    run: int = 0,
+    keepalive: bool = True,
 ) -> dict[str, Any]:
     """Send ``requests`` from ``clients`` concurrent clients. Each add is made new for
     ``run`` (a number in its text), so every run writes new memories rather than repeats
@@ -214,7 +229,12 @@ async def drive(
     latencies: dict[str, list[float]] = {k: [] for k in ROUTES}
     errors: dict[str, int] = {}
     deadline = time.monotonic() + cap_s
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    # Without keep-alive every request is a new connection, which the kernel hands to
+    # whichever worker accepts first; with it, each client stays on the worker that
+    # accepted its connection, and the workers' shares of the load depend on that draw.
+    limits = httpx.Limits(
+        max_connections=clients, max_keepalive_connections=clients if keepalive else 0
+    )
     headers = {"Authorization": f"Bearer {key}"}
 
     async def client(http: httpx.AsyncClient) -> None:
@@ -324,10 +344,24 @@ def main() -> None:
     ap.add_argument(
         "--rounds", type=int, default=3, help="runs of each worker count (median reported)"
     )
+    ap.add_argument(
+        "--keepalive",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="reuse each client's connection (default) or open one per request",
+    )
+    ap.add_argument(
+        "--blas-threads",
+        type=int,
+        help="BLAS threads of every server process (default: logicmem serve's own choice, "
+        "all cores for 1 worker and cores / N for N)",
+    )
     ap.add_argument("--pg", metavar="URL", help="an existing PostgreSQL (default: pgserver)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
+    global BLAS_THREADS
+    BLAS_THREADS = args.blas_threads
     mix = {k: float(v) for k, v in (p.split("=") for p in args.mix.split(","))}
     workers = [int(w) for w in args.workers.split(",")]
     rng = random.Random(args.seed)
@@ -340,6 +374,8 @@ def main() -> None:
         "dirty": _git_dirty(),
         "machine": {"cpus": os.cpu_count()},
         "clients": args.clients,
+        "keepalive": args.keepalive,
+        "blas_threads": args.blas_threads,
         "users": args.users,
         "mix": mix,
         "requests": args.requests,
@@ -363,7 +399,8 @@ def main() -> None:
                     server = Server(store, n, tmp / f"serve-{backend}-{n}-{r}.log")
                     try:
                         server.wait(seeded["key"])
-                        cpu0, own0 = server.cpu_seconds(), time.process_time()
+                        by0 = server.cpu_by_process()
+                        cpu0, own0 = sum(by0.values()), time.process_time()
                         busy0 = _machine_busy()
                         result = asyncio.run(
                             drive(
@@ -373,11 +410,17 @@ def main() -> None:
                                 args.clients,
                                 args.time_cap,
                                 run=len(rounds[str(n)]) * 2 + (n > 1),
+                                keepalive=args.keepalive,
                             )
                         )
                         wall = result["seconds"]
                         cpu = server.cpu_seconds() - cpu0
                         result["server_cores_busy"] = round(cpu / wall, 2)
+                        by1 = server.cpu_by_process()
+                        result["server_cores_by_process"] = sorted(
+                            (round((v - by0.get(pid, 0.0)) / wall, 2) for pid, v in by1.items()),
+                            reverse=True,
+                        )
                         result["client_cores_busy"] = round((time.process_time() - own0) / wall, 2)
                         result["machine_cores_busy"] = round((_machine_busy() - busy0) / wall, 2)
                         if n == 1 and r == 0 and searches:
