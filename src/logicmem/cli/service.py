@@ -121,12 +121,13 @@ def serve(args: argparse.Namespace) -> int:
             "terminates TLS, or keys travel in clear",
             file=sys.stderr,
         )
-    if args.workers > 1:
-        # Each worker is a process: its BLAS (numpy's OpenBLAS) gets its share of the
-        # cores, not all of them, or N workers run N x cores threads that fight.
-        share = str(max(1, (os.cpu_count() or 1) // args.workers))
-        for var in BLAS_THREADS:
-            os.environ.setdefault(var, share)
+    # One BLAS thread per worker process unless the environment says otherwise: requests
+    # run concurrently, and a second OpenBLAS thread per process only spun (measured: the
+    # same throughput for half a core more; docs/performance.md).
+    for var in BLAS_THREADS:
+        os.environ.setdefault(var, "1")
+    if args.workers == 1:  # this process serves, and numpy is already loaded in it
+        _limit_loaded_blas(int(os.environ["OPENBLAS_NUM_THREADS"]))
     metrics_dir = None
     if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         metrics_dir = tempfile.mkdtemp(prefix="logicmem-metrics-")
@@ -150,6 +151,14 @@ def serve(args: argparse.Namespace) -> int:
         if metrics_dir:
             shutil.rmtree(metrics_dir, ignore_errors=True)
     return 0
+
+
+def _limit_loaded_blas(threads: int) -> None:
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # then the environment variables apply to worker processes only
+        return
+    threadpool_limits(limits=threads, user_api="blas")
 
 
 def keys_create(args: argparse.Namespace) -> int:
