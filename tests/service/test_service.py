@@ -361,3 +361,11 @@ def test_consolidation_is_queued_after_adds_as_settings_say(
         enqueued = 'logicmem_jobs_enqueued_total{task="consolidate"}'
         assert (enqueued in client.get("/metrics").text) == bool(jobs)
     mem.close()
+
+
+def test_a_keys_last_use_is_recorded(service) -> None:
+    client, _, ring = service
+    record, key = ring.create("acme")
+    assert ring.get(record.key_id).last_used_at is None
+    assert client.get("/v1/users", headers={"X-API-Key": key}).status_code == 200
+    assert ring.get(record.key_id).last_used_at is not None

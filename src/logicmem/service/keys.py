@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -23,6 +24,7 @@ from logicmem.store.sqlutil import now
 
 TENANT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 ROLES = ("tenant", "admin")
+TOUCH_EVERY_S = 60.0
 ADMIN_TENANT = "*"  # an admin key belongs to no tenant; it manages keys
 
 
@@ -79,6 +81,7 @@ class KeyRing:
         if not isinstance(store, SQLStore):
             raise TypeError(f"API keys need an SQL store, not {type(store).__name__}")
         self.store = store
+        self._touched: dict[str, float] = {}  # key id -> when this process last wrote use
 
     def create(
         self, tenant: str | None, *, name: str = "", admin: bool = False
@@ -159,4 +162,18 @@ class KeyRing:
             return None
         if not hmac.compare_digest(row["secret_sha256"], _digest(parts[2])):
             return None
+        self._touch(row["key_id"])
         return _row(row)
+
+    def _touch(self, key_id: str) -> None:
+        """Record the key's use (``last_used_at``), at most once a minute per process."""
+        clock = time.monotonic()
+        if clock - self._touched.get(key_id, -TOUCH_EVERY_S) < TOUCH_EVERY_S:
+            return
+        self._touched[key_id] = clock
+        if self.store.read_only:
+            return
+        with self.store.transaction():
+            self.store.db.execute(
+                "UPDATE api_keys SET last_used_at = ? WHERE key_id = ?", (now(), key_id)
+            )

@@ -490,19 +490,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m logicmem.service.mcp_server mcp ...``: the same as ``logicmem mcp ...``."""
-    parser = argparse.ArgumentParser(prog="logicmem")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    add_parser(sub)
-    args = parser.parse_args(argv)
-    try:
-        return int(args.handler(args) or 0)
-    except LogicmemError as exc:
-        if os.environ.get("LOGICMEM_DEBUG"):
-            raise
-        print(f"logicmem: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+    from logicmem.cli.main import main as cli_main
+
+    return cli_main(argv)
 
 
 if __name__ == "__main__":

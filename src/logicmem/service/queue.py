@@ -27,7 +27,7 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from logicmem.errors import InputError, LogicmemError, StoreError
+from logicmem.errors import InputError, StoreError
 from logicmem.memory import Memory
 from logicmem.service.jobs import TASKS, InProcessJobs, Jobs, run_task
 from logicmem.store.url import redact
@@ -487,17 +487,9 @@ def worker_command(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m logicmem.service.queue worker ...`` (the same as ``logicmem worker``)."""
-    parser = argparse.ArgumentParser(prog="logicmem")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    add_parser(sub)
-    args = parser.parse_args(argv)
-    try:
-        return int(args.handler(args) or 0)
-    except LogicmemError as exc:
-        print(f"logicmem: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
+    from logicmem.cli.main import main as cli_main
+
+    return cli_main(argv)
 
 
 if __name__ == "__main__":

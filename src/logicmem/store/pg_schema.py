@@ -20,6 +20,8 @@ same number on both backends).
 
 from __future__ import annotations
 
+from logicmem.store import schema as sql
+
 # Tables whose rows a process caches; each gets the version triggers.
 VERSIONED = (
     "memories",
@@ -310,24 +312,7 @@ CREATE TABLE text_vectors (
 {_versioned("text_vectors")}
 """,
     ),
-    (
-        7,
-        "m007_api_keys",
-        """
--- The service's API keys (logicmem serve): only a SHA-256 of each secret is kept.
-CREATE TABLE api_keys (
-    key_id TEXT PRIMARY KEY,
-    tenant TEXT NOT NULL,
-    name TEXT NOT NULL DEFAULT '',
-    role TEXT NOT NULL,
-    secret_sha256 TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    last_used_at TEXT,
-    revoked_at TEXT
-);
-CREATE INDEX api_keys_by_tenant ON api_keys (tenant);
-""",
-    ),
+    (7, "m007_api_keys", sql.API_KEYS),
 ]
 
 CREATE_MIGRATIONS_TABLE = """

@@ -8,6 +8,22 @@ Migrations are append-only: never edit one that has shipped, add the next number
 
 from __future__ import annotations
 
+# Migration 7 is the same on every backend (plain types, no vectors).
+API_KEYS = """
+-- The service's API keys (logicmem serve): only a SHA-256 of each secret is kept.
+CREATE TABLE api_keys (
+    key_id TEXT PRIMARY KEY,
+    tenant TEXT NOT NULL,
+    name TEXT NOT NULL DEFAULT '',
+    role TEXT NOT NULL,
+    secret_sha256 TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    last_used_at TEXT,
+    revoked_at TEXT
+);
+CREATE INDEX api_keys_by_tenant ON api_keys (tenant);
+"""
+
 MIGRATIONS: list[tuple[int, str, str]] = [
     (
         1,
@@ -279,24 +295,7 @@ CREATE TABLE text_vectors (
 );
 """,
     ),
-    (
-        7,
-        "m007_api_keys",
-        """
--- The service's API keys (logicmem serve): only a SHA-256 of each secret is kept.
-CREATE TABLE api_keys (
-    key_id TEXT PRIMARY KEY,
-    tenant TEXT NOT NULL,
-    name TEXT NOT NULL DEFAULT '',
-    role TEXT NOT NULL,
-    secret_sha256 TEXT NOT NULL,
-    created_at TEXT NOT NULL,
-    last_used_at TEXT,
-    revoked_at TEXT
-);
-CREATE INDEX api_keys_by_tenant ON api_keys (tenant);
-""",
-    ),
+    (7, "m007_api_keys", API_KEYS),
 ]
 
 CREATE_MIGRATIONS_TABLE = """
