@@ -33,16 +33,11 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-TEXT = (
-    "Alice moved from Lisbon to Berlin in March to start a new job at a robotics company. "
-    "She is allergic to peanuts, so she always checks the ingredients before ordering food. "
-    "On weekends she plays the cello in a small amateur orchestra and visits her sister, "
-    "who lives in Potsdam with two cats. Last week she mentioned that she wants to learn "
-    "German properly before the winter, and that she is looking for an apartment closer "
-    "to the office because the commute takes almost an hour each way. Her manager, Tomas, "
-    "suggested the quiet neighbourhood around the old brewery near the river Spree."
-)
+# The same text as benchmarks/local_llm.py, so the two benchmarks' numbers compare.
+from local_llm import TEXT
+
 PREFILL_TOKENS = 256
 GEN_PROMPT = "Write a short story about a robot."
 GEN_TOKENS = 64

@@ -70,16 +70,16 @@ FACTS = [
     "I moved to a flat on the fourth floor without a lift.",
 ]
 REQUESTS = [
-    "What should I cook for dinner tonight?",
-    "Plan a weekend trip for the family.",
-    "Suggest a birthday present for my child.",
-    "Which gym class should I try?",
-    "Help me plan next week.",
-    "What can I bring to a potluck?",
-    "Recommend a holiday in October.",
-    "How should I get to the conference?",
-    "What snacks should I pack for the match?",
-    "Can you suggest a new hobby?",
+    "Any ideas for a quick weeknight meal?",
+    "Help me sketch a plan for the long weekend.",
+    "I need a gift idea for a ten-year-old.",
+    "Is there a fitness class you would suggest for me?",
+    "Draft a schedule for my coming week.",
+    "Which dish could I bring to a neighbourhood picnic?",
+    "Where could we go on holiday this autumn?",
+    "What is the easiest way for me to travel to the trade fair?",
+    "Put together a packing list for a day at the stadium.",
+    "Suggest a hobby I could pick up this winter.",
 ]
 ROUTES = {
     "add": "/v1/users/{u}/memories",

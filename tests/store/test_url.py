@@ -83,4 +83,4 @@ def test_memory_opens_store_urls(tmp_path: Path, without_postgresql: None) -> No
 def test_redact_masks_only_passwords() -> None:
     assert redact("postgresql://u:pw@h:5432/d") == "postgresql://u:***@h:5432/d"
     assert redact("postgresql://h/d") == "postgresql://h/d"
-    assert redact("/tmp/pw.db") == "/tmp/pw.db"
+    assert redact("data/pw.db") == "data/pw.db"

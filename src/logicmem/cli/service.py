@@ -7,6 +7,8 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from logicmem.cli.output import emit_json
@@ -32,6 +34,15 @@ def _open(args: argparse.Namespace) -> Store:
     tree: dict[str, Any] = {"store": args.store} if getattr(args, "store", None) else {}
     settings = load_settings(tree, config_file=getattr(args, "config", None))
     return open_store(settings.store)
+
+
+@contextmanager
+def _keyring(args: argparse.Namespace) -> Iterator[KeyRing]:
+    store = _open(args)
+    try:
+        yield KeyRing(store)
+    finally:
+        store.close()
 
 
 def _where(args: argparse.Namespace) -> str:
@@ -162,11 +173,8 @@ def _limit_loaded_blas(threads: int) -> None:
 
 
 def keys_create(args: argparse.Namespace) -> int:
-    store = _open(args)
-    try:
-        record, key = KeyRing(store).create(args.tenant, name=args.name, admin=args.admin)
-    finally:
-        store.close()
+    with _keyring(args) as ring:
+        record, key = ring.create(args.tenant, name=args.name, admin=args.admin)
     if args.json:
         emit_json({**record.to_dict(), "key": key})
         return 0
@@ -177,11 +185,8 @@ def keys_create(args: argparse.Namespace) -> int:
 
 
 def keys_list(args: argparse.Namespace) -> int:
-    store = _open(args)
-    try:
-        keys = KeyRing(store).list(args.tenant, include_revoked=args.all)
-    finally:
-        store.close()
+    with _keyring(args) as ring:
+        keys = ring.list(args.tenant, include_revoked=args.all)
     if args.json:
         emit_json([k.to_dict() for k in keys])
         return 0
@@ -195,11 +200,8 @@ def keys_list(args: argparse.Namespace) -> int:
 
 
 def keys_revoke(args: argparse.Namespace) -> int:
-    store = _open(args)
-    try:
-        key = KeyRing(store).revoke(args.key_id, tenant=args.tenant)
-    finally:
-        store.close()
+    with _keyring(args) as ring:
+        key = ring.revoke(args.key_id, tenant=args.tenant)
     if args.json:
         emit_json(key.to_dict())
     else:

@@ -451,46 +451,20 @@ def create_app(
             raise InputError(
                 f"unknown search method {body.method!r}: choose one of {', '.join(METHODS.names())}"
             )
-        result = t.search(
-            body.query,
-            user_id=user_id,
-            k=body.k,
-            method=body.method,
-            filters=body.filters,
-            agent_id=body.agent_id,
-            run_id=body.run_id,
-            as_of=body.as_of,
-        )
+        result = t.search(body.query, user_id=user_id, **body.model_dump(exclude={"query"}))
         return t.outer(result.to_dict())
 
     @api.post("/users/{user_id}/context", response_model=s.ContextOut)
     def context(user_id: str, body: s.ContextRequest, t: TenantMemory = Depends(tenant)) -> Any:
         """The budgeted context for a request: every item with the route that chose it and
         why, and the rendered prompt text."""
-        ctx = t.context(
-            body.query,
-            user_id=user_id,
-            k=body.k,
-            max_tokens=body.max_tokens,
-            filters=body.filters,
-            agent_id=body.agent_id,
-            run_id=body.run_id,
-            as_of=body.as_of,
-        )
+        ctx = t.context(body.query, user_id=user_id, **body.model_dump(exclude={"query"}))
         return {**t.outer(ctx.to_dict()), "prompt": ctx.render()}
 
     @api.post("/users/{user_id}/answer", response_model=s.AnswerOut)
     def answer(user_id: str, body: s.AnswerRequest, t: TenantMemory = Depends(tenant)) -> Any:
         """Answer with the configured LLM and the context (409 when none is configured)."""
-        result = t.answer(
-            body.query,
-            user_id=user_id,
-            k=body.k,
-            max_tokens=body.max_tokens,
-            agent_id=body.agent_id,
-            run_id=body.run_id,
-            as_of=body.as_of,
-        )
+        result = t.answer(body.query, user_id=user_id, **body.model_dump(exclude={"query"}))
         return t.outer(result.to_dict())
 
     @api.post("/users/{user_id}/consolidate", responses={202: {"description": "queued"}})

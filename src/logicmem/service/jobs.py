@@ -22,6 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol
 
 from logicmem.memory import Memory
+from logicmem.store.sql import SQLStore
 
 log = logging.getLogger("logicmem.service")
 TASKS = ("extract", "consolidate")
@@ -40,8 +41,9 @@ def run_task(memory: Memory, task: str, user_id: str) -> dict[str, Any]:
 def pending_users(memory: Memory) -> list[str]:
     """The (store-level) user ids with turns stored but not yet extracted."""
     store = memory.store
-    with store.errors():  # type: ignore[attr-defined]
-        rows = store.db.execute(  # type: ignore[attr-defined]
+    assert isinstance(store, SQLStore)
+    with store.errors():
+        rows = store.db.execute(
             "SELECT DISTINCT user_id FROM turns WHERE pending = 1 ORDER BY user_id"
         ).fetchall()
     return [r["user_id"] for r in rows]

@@ -25,7 +25,7 @@ import ast
 import hashlib
 import inspect
 import json
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -40,7 +40,7 @@ from logicmem.service.metrics import Metrics
 from logicmem.service.tenancy import TenantMemory
 from logicmem.store.base import Store
 from logicmem.store.sql import SQLStore
-from logicmem.types import CATEGORIES, AddResult, MemoryEntry, Scope
+from logicmem.types import CATEGORIES, AddResult, MemoryEntry
 
 ANY = "*"  # mem0's wildcard: any non-null value of the field
 MAX_ID = 200
@@ -426,37 +426,20 @@ def _refuse(extra: dict[str, Any] | None, reasons: dict[str, str] | None = None)
 # -- memories as mem0 shows them ------------------------------------------------------------
 
 
-def _turn_metadata(store: Store, entries: Iterable[MemoryEntry]) -> dict[str, dict[str, Any]]:
-    """Each memory's metadata from its source turns (what ``add`` was given), by id."""
-    entries = list(entries)
-    sessions = {(e.user_id, e.session_id) for e in entries if e.session_id and e.source_turns}
-    by_turn: dict[tuple[str, str], dict[str, Any]] = {}
-    for user_id, session_id in sessions:
-        for turn in store.get_turns(Scope(user_id), session_id):
-            by_turn[(user_id, turn.turn_id)] = turn.metadata
-    out: dict[str, dict[str, Any]] = {}
-    for e in entries:
-        merged: dict[str, Any] = {}
-        for turn_id in e.source_turns:
-            merged.update(by_turn.get((e.user_id, turn_id), {}))
-        merged.pop("redacted", None)
-        out[e.id] = merged
-    return out
-
-
 def _md5(text: str) -> str:
     return hashlib.md5(text.encode(), usedforsecurity=False).hexdigest()
 
 
-def _metadata(t: TenantMemory, entry: MemoryEntry, from_turns: dict[str, Any]) -> dict[str, Any]:
-    own = {
+def _metadata(t: TenantMemory, entry: MemoryEntry) -> dict[str, Any]:
+    """The memory's metadata (the add's own included: the write path keeps it on the
+    memories it extracts), the tenant prefix stripped."""
+    return {
         k: v[len(t.prefix) :] if isinstance(v, str) and v.startswith(t.prefix) else v
         for k, v in entry.metadata.items()
     }
-    return {**from_turns, **own}
 
 
-def _memory(t: TenantMemory, entry: MemoryEntry, from_turns: dict[str, Any]) -> dict[str, Any]:
+def _memory(t: TenantMemory, entry: MemoryEntry) -> dict[str, Any]:
     return {
         "id": entry.id,
         "memory": entry.text,
@@ -465,7 +448,7 @@ def _memory(t: TenantMemory, entry: MemoryEntry, from_turns: dict[str, Any]) -> 
         "agent_id": entry.agent_id,
         "app_id": None,
         "run_id": entry.run_id,
-        "metadata": _metadata(t, entry, from_turns),
+        "metadata": _metadata(t, entry),
         "categories": [entry.category],
         "created_at": entry.created_at,
         "updated_at": entry.updated_at,
@@ -702,8 +685,7 @@ def mount(
         entries = t.get_all(
             user_id=user_id, include_superseded=body.latest_only is False, **sel.scope()
         )
-        meta = _turn_metadata(t.memory.store, entries)
-        chosen = [e for e in entries if sel.matches(e, _metadata(t, e, meta[e.id]))]
+        chosen = [e for e in entries if sel.matches(e, _metadata(t, e))]
         start = (page - 1) * page_size
         window = chosen[start : start + page_size]
 
@@ -714,7 +696,7 @@ def mount(
             "count": len(chosen),
             "next": link(page + 1) if start + page_size < len(chosen) else None,
             "previous": link(page - 1) if page > 1 else None,
-            "results": [_memory(t, e, meta[e.id]) for e in window],
+            "results": [_memory(t, e) for e in window],
         }
 
     @router.post(
@@ -750,8 +732,7 @@ def mount(
         k, allowed = body.top_k, None
         if sel.filters_per_memory():
             every = t.get_all(user_id=user_id, **scope)
-            meta = _turn_metadata(store, every)
-            allowed = {e.id for e in every if sel.matches(e, _metadata(t, e, meta[e.id]))}
+            allowed = {e.id for e in every if sel.matches(e, _metadata(t, e))}
             if not allowed:
                 return {"results": []}
             k = len(every)  # rank them all, keep the best allowed
@@ -766,14 +747,12 @@ def mount(
         )
         hits = [h for h in result.hits if allowed is None or h.id in allowed][: body.top_k]
         entries = store.get_memories([h.id for h in hits])
-        found = [entries[h.id] for h in hits if h.id in entries]
-        meta = _turn_metadata(store, found)
         items = []
         for hit in hits:
             entry = entries.get(hit.id)
             if entry is None or not entry.user_id.startswith(t.prefix):
                 continue
-            item = {**_memory(t, entry, meta[entry.id]), "score": hit.score}
+            item = {**_memory(t, entry), "score": hit.score}
             if wanted is not None:
                 item = {name: item[name] for name in wanted}
             items.append(item)
@@ -783,7 +762,7 @@ def mount(
     def get(memory_id: str, t: TenantMemory = Depends(tenant)) -> Any:
         """One memory by id (another tenant's id: 404)."""
         entry = t.get(memory_id, user_id=_owner(t, memory_id))
-        return _memory(t, entry, _turn_metadata(t.memory.store, [entry])[entry.id])
+        return _memory(t, entry)
 
     @router.put("/v1/memories/{memory_id}/", response_model=Mem0Updated)
     def update(memory_id: str, body: Mem0UpdateBody, t: TenantMemory = Depends(tenant)) -> Any:
@@ -801,7 +780,7 @@ def mount(
             user_id=user_id,
             metadata=body.metadata,
         )
-        out = _memory(t, entry, _turn_metadata(t.memory.store, [entry])[entry.id])
+        out = _memory(t, entry)
         return {**out, "text": entry.text}
 
     @router.delete("/v1/memories/{memory_id}/", response_model=Mem0Done)

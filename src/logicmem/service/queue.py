@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from logicmem.errors import InputError, StoreError
 from logicmem.memory import Memory
-from logicmem.service.jobs import TASKS, InProcessJobs, Jobs, run_task
+from logicmem.service.jobs import TASKS, InProcessJobs, Jobs, pending_users, run_task
 from logicmem.store.url import redact
 
 if TYPE_CHECKING:
@@ -265,9 +265,7 @@ async def _enqueue_orphans(app: App, memory: Memory) -> int:
     running (turns a killed service left before it could enqueue, or whose write died)."""
     from procrastinate import exceptions
 
-    query = "SELECT DISTINCT user_id FROM turns WHERE pending = 1"
-    rows = await asyncio.to_thread(memory.store.db.execute, query)  # type: ignore[attr-defined]
-    users = [r["user_id"] for r in rows]
+    users = await asyncio.to_thread(pending_users, memory)
     if not users:
         return 0
     jobs = await app.connector.execute_query_all_async(
