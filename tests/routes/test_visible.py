@@ -15,10 +15,12 @@ from logicmem.routes.visible.keyindex import key_score
 from logicmem.routes.visible.relevance import load_model
 from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.routes.visible.route import (
+    VisibleRoute,
     _Candidate,
     asks_about_someone,
     diverse,
     quota,
+    semantic_prior,
 )
 from logicmem.routes.visible.text import (
     PROTOTYPE_SUBJECT,
@@ -460,6 +462,23 @@ def test_a_question_about_someone_sharing_an_everyday_key_gets_no_constraint(
     assert not any(i.route == "visible" for i in shared.items)
     specific = mem.context("Did Rosa order satay last week?", user_id="maya", k=10)
     assert any(i.route == "visible" for i in specific.items)
+
+
+@pytest.mark.parametrize(("decay", "at_4"), [(1.0, 0.125), (1.5, 0.0625), (2.0, 0.03125)])
+def test_the_semantic_hits_count_for_less_down_the_list_as_configured(
+    store_url: str, decay: float, at_4: float
+) -> None:
+    # A standing constraint is placed ahead of the semantic hit of rank r only when it is
+    # more likely to matter than semantic_p1 / r ** semantic_decay.
+    assert semantic_prior(0.5, 4, decay) == pytest.approx(at_4)
+    mem = _memory(store_url, min_probability=0.0, semantic_decay=decay)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
+    proposal = VisibleRoute().propose(
+        mem.env, "Should I order satay tonight?", Scope("maya"), 10, None
+    )
+    assert proposal.prior is not None
+    assert proposal.prior(1) == pytest.approx(0.5)
+    assert proposal.prior(4) == pytest.approx(at_4)
 
 
 def test_a_named_key_leads_only_in_the_users_own_request(store_url: str) -> None:

@@ -183,10 +183,10 @@ def asks_about_someone(query: str) -> bool:
     return _NAME_INSIDE.search(text, 1) is not None
 
 
-def semantic_prior(p1: float, rank: int) -> float:
+def semantic_prior(p1: float, rank: int, decay: float = 1.0) -> float:
     """The probability that the semantic hit of this rank is the memory that matters:
-    ``p1`` at rank 1, falling as 1/rank (see ``VisibilitySettings.semantic_p1``)."""
-    return p1 / max(rank, 1)
+    ``p1`` at rank 1, falling as 1/rank**decay (see ``VisibilitySettings.semantic_p1``)."""
+    return p1 / float(max(rank, 1)) ** decay
 
 
 def quota(k: int, share: float) -> int:
@@ -212,7 +212,7 @@ class VisibleRoute(Route):
             self._hits(env, chosen[:n]),
             quota=n,
             probabilities=[c.probability for c in chosen[:n]],
-            prior=lambda rank: semantic_prior(cfg.semantic_p1, rank),
+            prior=lambda rank: semantic_prior(cfg.semantic_p1, rank, cfg.semantic_decay),
         )
 
     def _engaged(
