@@ -93,6 +93,13 @@ class VisibilitySettings(_Section):
     42 and 43 (0.47 at rank 1, 0.011 at 10, 0.001 at 30; at most 1.55): an upper envelope,
     as ``semantic_p1`` is. With 1 the hit of rank 30 counted as 0.017, 17 times what was
     observed there, and kept out constraints far likelier to matter."""
+    recall_decay: float = Field(default=1.0, ge=0.0, le=4.0)
+    """``semantic_decay`` for a question about a named person (``recall_named_only``):
+    the relevance model judges whether a constraint matters to advice, and such a
+    question asks for evidence, so there a constraint competes with the slower 1/r
+    envelope. With 1.5 there too, all 10 LoCoMo conversations joined as one history lost
+    0.5 points of evidence recall at k = 10 against 1 (docs/benchmarks.md); no question of
+    the InMind- or IMLogic-style dev sets is such a question."""
     named_min_specificity: float = Field(default=0.5, ge=0.0, le=1.0)
     """A key the request names, or implies (a city abroad implies the country), engages its
     constraint on its own when at least this specific (1: one knowledge entry lists it;

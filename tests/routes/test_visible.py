@@ -481,6 +481,21 @@ def test_the_semantic_hits_count_for_less_down_the_list_as_configured(
     assert proposal.prior(4) == pytest.approx(at_4)
 
 
+def test_in_a_recall_question_a_constraint_competes_with_the_slower_envelope(
+    store_url: str,
+) -> None:
+    # A question about a named person asks for evidence, which a standing constraint
+    # rarely is: its constraints are placed against semantic_p1 / r ** recall_decay.
+    mem = _memory(store_url, min_probability=0.0, semantic_decay=2.0, recall_decay=1.0)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
+    route, scope = VisibleRoute(), Scope("maya")
+    own = route.propose(mem.env, "Should I order satay tonight?", scope, 10, None)
+    recall = route.propose(mem.env, "Did Rosa order satay last week?", scope, 10, None)
+    assert own.prior is not None and recall.prior is not None
+    assert own.prior(4) == pytest.approx(0.5 / 16)
+    assert recall.prior(4) == pytest.approx(0.5 / 4)
+
+
 def test_a_named_key_leads_only_in_the_users_own_request(store_url: str) -> None:
     # In a question about someone else, naming 'satay' engages the allergy but does not by
     # itself outrank the evidence the semantic route found; in the user's own request it

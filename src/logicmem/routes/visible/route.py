@@ -203,20 +203,30 @@ class VisibleRoute(Route):
         cfg = env.visibility
         if not cfg.enabled:
             return Proposal([], quota=0)
-        engaged = self._engaged(env, query, scope, filters)
+        recall = cfg.recall_named_only and asks_about_someone(query)
+        engaged = self._engaged(env, query, scope, filters, recall)
         # Ties (constraints engaged through the same key) go to the more recently stated.
         engaged.sort(key=lambda c: (-c.probability, -c.hypothesis_sim, -c.order))
         chosen = diverse(engaged, set())
         n = min(quota(k, cfg.share), len(chosen))
+        # The relevance model judges whether a constraint matters to advice; a recall
+        # question asks for evidence, which a constraint rarely is: there it competes with
+        # the slower envelope ``recall_decay``.
+        decay = cfg.recall_decay if recall else cfg.semantic_decay
         return Proposal(
             self._hits(env, chosen[:n]),
             quota=n,
             probabilities=[c.probability for c in chosen[:n]],
-            prior=lambda rank: semantic_prior(cfg.semantic_p1, rank, cfg.semantic_decay),
+            prior=lambda rank: semantic_prior(cfg.semantic_p1, rank, decay),
         )
 
     def _engaged(
-        self, env: RouteEnv, query: str, scope: Scope, filters: dict[str, Any] | None
+        self,
+        env: RouteEnv,
+        query: str,
+        scope: Scope,
+        filters: dict[str, Any] | None,
+        recall: bool,
     ) -> list[_Candidate]:
         """The constraints this request engages, scored over arrays; only those become
         candidates (with a bridge hypothesis's, when a capable LLM gave any)."""
@@ -234,7 +244,6 @@ class VisibleRoute(Route):
             # restaurant did Rosa pick?" names 'restaurant', a situation of dozens of
             # entries), would take a slot from the evidence. Only a specific key the
             # question names or implies engages one, and only as far as the model says.
-            recall = cfg.recall_named_only and asks_about_someone(query)
             if not recall:
                 # In a request of the user's own, a key named outright that few entries
                 # share is evidence on its own however the rest of the request reads.
