@@ -183,9 +183,10 @@ def asks_about_someone(query: str) -> bool:
     return _NAME_INSIDE.search(text, 1) is not None
 
 
-def semantic_prior(p1: float, rank: int, decay: float = 1.0) -> float:
+def semantic_prior(p1: float, rank: int, decay: float) -> float:
     """The probability that the semantic hit of this rank is the memory that matters:
-    ``p1`` at rank 1, falling as 1/rank**decay (see ``VisibilitySettings.semantic_p1``)."""
+    ``p1`` at rank 1, falling as 1/rank**decay (``VisibilitySettings.semantic_decay``, or
+    ``recall_decay`` for a question about a named person)."""
     return p1 / float(max(rank, 1)) ** decay
 
 
