@@ -100,6 +100,14 @@ class VisibilitySettings(_Section):
     envelope. With 1.5 there too, all 10 LoCoMo conversations joined as one history lost
     0.5 points of evidence recall at k = 10 against 1 (docs/benchmarks.md); no question of
     the InMind- or IMLogic-style dev sets is such a question."""
+    recall_weight: float = Field(default=0.02, ge=0.0, le=1.0)
+    """What the relevance model's probability counts for on a question about a named
+    person (``recall_named_only``). The model is trained on advice requests; on such
+    questions it was far too sure: on LoCoMo conversations 26, 30, 41, 42 and 43, 3 of the
+    454 constraints it put in view at k = 30 were evidence for the question (0.0066),
+    against a mean probability of 0.37; 0.02 is their ratio (0.018), rounded
+    (``benchmarks/recall_calibration.py``). A capable LLM's bridge hypothesis is not
+    scaled."""
     named_min_specificity: float = Field(default=0.5, ge=0.0, le=1.0)
     """A key the request names, or implies (a city abroad implies the country), engages its
     constraint on its own when at least this specific (1: one knowledge entry lists it;

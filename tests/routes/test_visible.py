@@ -496,6 +496,23 @@ def test_in_a_recall_question_a_constraint_competes_with_the_slower_envelope(
     assert recall.prior(4) == pytest.approx(0.5 / 4)
 
 
+def test_a_recall_questions_probabilities_count_for_recall_weight(store_url: str) -> None:
+    # The relevance model is trained on advice requests; on a question about a named
+    # person its probability counts for recall_weight of itself, in a request of the
+    # user's own in full.
+    mem = _memory(store_url, min_probability=0.0, recall_weight=1.0)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
+    route, scope = VisibleRoute(), Scope("maya")
+    recall_q, own_q = "Did Rosa order satay last week?", "Should I order satay tonight?"
+    full = route.propose(mem.env, recall_q, scope, 10, None).probabilities
+    own = route.propose(mem.env, own_q, scope, 10, None).probabilities
+    mem.env.visibility = mem.env.visibility.model_copy(update={"recall_weight": 0.25})
+    scaled = route.propose(mem.env, recall_q, scope, 10, None).probabilities
+    assert full and full[0] > 0
+    assert scaled == pytest.approx([p * 0.25 for p in full])
+    assert route.propose(mem.env, own_q, scope, 10, None).probabilities == pytest.approx(own)
+
+
 def test_a_named_key_leads_only_in_the_users_own_request(store_url: str) -> None:
     # In a question about someone else, naming 'satay' engages the allergy but does not by
     # itself outrank the evidence the semantic route found; in the user's own request it

@@ -18,7 +18,8 @@ import tempfile
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Generator, Iterable
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -305,6 +306,25 @@ class Engine:
         bar.close()
 
     # -- probing --------------------------------------------------------------------------
+    def stores(
+        self, plans: Iterable[Plan], *, total: int | None = None, desc: str = "bench"
+    ) -> Generator[tuple[Plan, Memory, Tracer]]:
+        """Each plan's store, built (texts embedded in batches first), handed out with its
+        tracer, and closed and dropped once the caller moves on: for scripts that ask a
+        store more than the methods do."""
+        plans = list(plans)
+        self.prefetch(plans)
+        bar = tqdm(plans, total=total, desc=desc, unit="store", disable=not self.progress)
+        for plan in bar:
+            self._runs += 1
+            url = self._url(f"run-{self._runs}")
+            mem = self.open(plan, url)
+            try:
+                yield plan, mem, Tracer(plan)
+            finally:
+                mem.close()
+                self._drop(url)
+
     def run(
         self,
         plans: Iterable[Plan],
@@ -314,14 +334,9 @@ class Engine:
         desc: str = "bench",
     ) -> list[Record]:
         records: list[Record] = []
-        plans = list(plans)
-        self.prefetch(plans)
-        bar = tqdm(plans, total=total, desc=desc, unit="store", disable=not self.progress)
-        for plan in bar:
-            self._runs += 1
-            url = self._url(f"run-{self._runs}")
-            mem = self.open(plan, url)
-            try:
+        # closing(): a failing probe closes and drops its store now, not when collected.
+        with closing(self.stores(plans, total=total, desc=desc)) as built:
+            for plan, mem, tracer in built:
                 stats = mem.stats()
                 self.store_stats.append(
                     {
@@ -330,14 +345,10 @@ class Engine:
                         "turns": int(stats["turns"]),
                     }
                 )
-                tracer = Tracer(plan)
                 fixed: dict[str, tuple[list[Item], float]] = {}
                 for probe in plan.probes:
                     records.extend(self._probe(mem, plan, probe, tracer, fixed, answer_fn))
                 self._collect_usage(mem)
-            finally:
-                mem.close()
-                self._drop(url)
         return records
 
     def _collect_usage(self, mem: Memory) -> None:

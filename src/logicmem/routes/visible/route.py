@@ -251,6 +251,9 @@ class VisibleRoute(Route):
                 relevance = np.maximum(
                     relevance, np.where(specific, match.lexical_specificity, 0.0)
                 )
+            if recall:
+                # Calibrated on such questions (``VisibilitySettings.recall_weight``).
+                relevance = relevance * cfg.recall_weight
             probability = relevance * st.criticality
             ok = probability >= cfg.min_probability
             if recall:
