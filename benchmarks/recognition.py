@@ -232,6 +232,8 @@ def _paraphrase(rows, found, patterns) -> dict[str, Any]:
     sources: dict[str, int] = defaultdict(int)
     misses, neg_fp = [], defaultdict(lambda: [0, 0])
     tp = fp = 0
+    linked_right = [0, 0]  # critical positives linked to entries: [n, sharing an expected one]
+    borrowed_right = [0, 0]  # ... given only the closest entry (``NEAREST_LINKS``)
     for row, a, pat in zip(rows, found, patterns, strict=True):
         expected = set(row["entries"])
         critical = bool(a.critical)
@@ -243,6 +245,10 @@ def _paraphrase(rows, found, patterns) -> dict[str, Any]:
             tp += critical
             if critical:
                 sources[getattr(a, "source", "") or "?"] += 1
+                if getattr(a, "entries", None):
+                    tally = borrowed_right if getattr(a, "borrowed", False) else linked_right
+                    tally[0] += 1
+                    tally[1] += linked
             if not linked:
                 misses.append(
                     {
@@ -280,6 +286,9 @@ def _paraphrase(rows, found, patterns) -> dict[str, Any]:
         "pattern_recall": _rate(total[3], total[0]),
         "precision": _rate(tp, tp + fp),
         "negative_fp_rate": _rate(fp, n_neg),
+        "link_precision": _rate(linked_right[1], linked_right[0]),
+        "borrowed": borrowed_right[0],
+        "borrowed_precision": _rate(borrowed_right[1], borrowed_right[0]),
         "critical_by_source": dict(sorted(sources.items())),
         "by_style": rates(by_style),
         "by_type": rates(by_type),
@@ -394,6 +403,11 @@ def _print_table(result: dict[str, Any]) -> None:
         ("negative_fp_rate", "near misses judged critical"),
     ):
         print(f"| {label} | {p[key]:.3f} |")
+    print(f"| linked entries that are expected ones | {p['link_precision']:.3f} |")
+    print(
+        f"| closest entries that are expected ones (NEAREST_LINKS; {p['borrowed']} positives)"
+        f" | {p['borrowed_precision']:.3f} |"
+    )
     sources = ", ".join(f"{k} {v}" for k, v in p["critical_by_source"].items())
     print(f"\ncritical positives by source: {sources}\n")
     print("| style | n | linked | critical | patterns |\n|---|---|---|---|---|")

@@ -1,15 +1,21 @@
 """The visibility route on examples written for these tests (not benchmark items)."""
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
 from kit import FakeLLM, HashEmbedder
 
 from logicmem import Memory
-from logicmem.routes.visible.criticality import P_MIN, train_classifier
+from logicmem.routes.visible.criticality import (
+    NEAREST_PRECISION,
+    P_MIN,
+    Assessment,
+    train_classifier,
+)
 from logicmem.routes.visible.expand import expansions
-from logicmem.routes.visible.hook import about_user
+from logicmem.routes.visible.hook import VisibilityIndexer, about_user
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import key_score
 from logicmem.routes.visible.relevance import load_model
@@ -21,6 +27,8 @@ from logicmem.routes.visible.route import (
     diverse,
     quota,
     semantic_prior,
+    state,
+    without_keys,
 )
 from logicmem.routes.visible.text import (
     PROTOTYPE_SUBJECT,
@@ -32,7 +40,7 @@ from logicmem.routes.visible.text import (
     sentence_subject,
     tokens,
 )
-from logicmem.types import Scope
+from logicmem.types import MemoryEntry, Scope
 
 ORDINARY = [
     "I went to a jazz concert last Friday.",
@@ -511,6 +519,40 @@ def test_a_recall_questions_probabilities_count_for_recall_weight(store_url: str
     assert full and full[0] > 0
     assert scaled == pytest.approx([p * 0.25 for p in full])
     assert route.propose(mem.env, own_q, scope, 10, None).probabilities == pytest.approx(own)
+
+
+def test_the_write_path_marks_keys_borrowed_from_the_closest_entry(store_url: str) -> None:
+    mem = _memory(store_url)
+    indexer = VisibilityIndexer(mem.store, mem.env.embedder, lambda: None, mem.env.visibility)
+    entry = MemoryEntry("m1", "maya", "Maya's little one still wakes up for a bottle.")
+    for borrowed, kind in ((True, "nearest"), (False, "kb")):
+        found = Assessment(True, 0.6, "child", "", "classifier", ["child-newborn"])
+        found.borrowed = borrowed
+        keys, vectors = indexer._keys(entry, found)
+        assert keys and len(keys) == len(vectors)
+        assert {k.kind for k in keys} == {kind}
+        assert {k.ref for k in keys} == {"child-newborn"}
+
+
+def test_keys_borrowed_from_the_closest_entry_count_for_their_precision(
+    store_url: str,
+) -> None:
+    # A constraint no entry links gets its closest entry's keys (kind "nearest"); they are
+    # its own only NEAREST_PRECISION of the time, else its similarity alone speaks for it.
+    mem = _memory(store_url, min_probability=0.0)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
+    route, scope, query = VisibleRoute(), Scope("maya"), "Should I order satay tonight?"
+    [linked] = route.propose(mem.env, query, scope, 10, None).probabilities
+    repo = VisibleRepository.of(mem.store)
+    keys, vectors = repo.memory_keys(scope)
+    repo.add_keys("maya", [replace(k, kind="nearest") for k in keys], vectors)
+    st = state(mem.env, scope)
+    assert st.borrowed.tolist() == [True]
+    x, _ = route._features(mem.env, query, st, load_model())
+    alone = float(load_model().probability(without_keys(x))[0])
+    [borrowed] = route.propose(mem.env, query, scope, 10, None).probabilities
+    assert borrowed == pytest.approx(NEAREST_PRECISION * linked + (1 - NEAREST_PRECISION) * alone)
+    assert borrowed < linked
 
 
 def test_a_named_key_leads_only_in_the_users_own_request(store_url: str) -> None:

@@ -335,6 +335,25 @@ def test_a_brand_name_is_critical_with_its_entry_and_reason(
     assert found.entries[0] == "med-warfarin" and "coumadin" in found.reason
 
 
+@pytest.mark.slow
+def test_a_constraint_no_entry_links_borrows_the_closest_entrys_keys(
+    real: tuple[CriticalityAssessor, Embedder],
+) -> None:
+    # Judged a standing constraint, but no entry's exemplars are close enough to link it:
+    # without keys only its own similarity to a request could engage it, so it takes the
+    # entry with the closest exemplar.
+    assessor, embedder = real
+    text = "Sam's little one still wakes up twice a night for a bottle."
+    [found] = _assess(real, [text])
+    assert found.critical and found.source == "classifier"
+    vector = np.asarray(embedder.embed([neutral_subject(text, sentence_subject(text))]))[0]
+    protos = assessor._prototypes()
+    sims = vector @ protos.critical.T
+    assert not assessor._linked_entries(sims, float((vector @ protos.ordinary.T).max()))
+    closest = protos.entries[int(np.argmax(assessor.entry_similarities(sims)))]
+    assert found.entries == [closest]
+
+
 CHAT = [
     "Sam runs three mornings a week along the river.",
     "Sam is training for a 10k.",

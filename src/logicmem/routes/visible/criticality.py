@@ -27,7 +27,12 @@ an entry when its cosine to that entry's closest exemplar is at least ``LINK_MIN
 least ``LINK_MARGIN`` above its cosine to the closest ordinary example, and within
 ``LINK_SPREAD`` of the best entry (at most ``MAX_LINKS``); a pattern match keeps such
 links of its own type. The linked entries give the memory its anticipation keys, and the
-first one its type.
+first one its type. A memory judged critical that links to no entry borrows the keys of
+the entry with its closest exemplar (``NEAREST_LINKS``), marked so: on the paraphrase set
+(``benchmarks/recognition.py``) that entry is one the memory states 65% of the time
+(``NEAREST_PRECISION``; linked entries 89%), and the route counts the borrowed keys for
+that much. Without keys only its own similarity to a request could engage it, and a
+constraint that decides an answer is rarely similar to the request.
 
 The thresholds were chosen by 5-fold cross-validation on the authored examples, each
 held-out fold left out of the prototypes, of the ordinary reference set and of the
@@ -87,6 +92,9 @@ LINK_MIN = 0.7  # cosine to an entry's best exemplar that links a memory to the 
 LINK_MARGIN = 0.1  # ... when that much closer than to any ordinary example
 LINK_SPREAD = 0.02  # ... and within this of the best-linked entry
 MAX_LINKS = 3
+NEAREST_LINKS = 1  # entries a critical memory that links to none borrows keys from
+NEAREST_PRECISION = 0.65  # how often that closest entry is one the memory states: 17 of
+# the 26 paraphrase-set positives given one (linked entries: 0.89; benchmarks/recognition.py)
 
 
 @dataclass
@@ -98,6 +106,7 @@ class Assessment:
     source: str = ""
     entries: list[str] = field(default_factory=list)
     situations: list[str] = field(default_factory=list)
+    borrowed: bool = False  # ``entries`` are the closest, not linked (``NEAREST_LINKS``)
 
 
 class VectorCache:
@@ -365,7 +374,11 @@ class CriticalityAssessor:
             else:
                 out.append(Assessment(False, p))
                 continue
-            assessment.entries = linked
+            # A constraint no entry is close enough to link still gets the closest entry's
+            # keys: without keys only its own similarity to a request can engage it, and a
+            # constraint that decides an answer is rarely similar to the request.
+            assessment.entries = linked or self._nearest_entries(crit_sims[i])
+            assessment.borrowed = not linked
             out.append(assessment)
         return out
 
@@ -377,6 +390,13 @@ class CriticalityAssessor:
         mask = protos.entry_of >= 0
         np.maximum.at(best, protos.entry_of[mask], sims[mask])
         return best
+
+    def _nearest_entries(self, sims: np.ndarray) -> list[str]:
+        """The ``NEAREST_LINKS`` entries with the closest exemplars, for a critical memory
+        ``_linked_entries`` links to none."""
+        protos = self._prototypes()
+        best = self.entry_similarities(sims)
+        return [protos.entries[k] for k in np.argsort(-best)[:NEAREST_LINKS]]
 
     def _linked_entries(self, sims: np.ndarray, ordinary: float) -> list[str]:
         """The entries a memory states by its embedding: an entry's closest exemplar at

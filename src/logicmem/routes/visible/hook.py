@@ -197,6 +197,8 @@ class VisibilityIndexer:
             for situation, vector in zip(a.situations, fresh, strict=True):
                 keys.setdefault(situation, MemoryKey(memory_id, situation, "llm", a.source))
                 vectors.setdefault(situation, vector)
+        # Keys of an entry the memory is only closest to, not linked to, say so.
+        kind = "nearest" if a.borrowed else "kb"
         per_entry = []
         for entry_id in a.entries:
             situations = list(self.kb.entries[entry_id].situations)
@@ -205,7 +207,7 @@ class VisibilityIndexer:
         for i in range(max((len(s) for _, s, _ in per_entry), default=0)):
             for entry_id, situations, vecs in per_entry:
                 if i < len(situations) and situations[i] not in keys:
-                    keys[situations[i]] = MemoryKey(memory_id, situations[i], "kb", entry_id)
+                    keys[situations[i]] = MemoryKey(memory_id, situations[i], kind, entry_id)
                     vectors[situations[i]] = vecs[i]
         chosen = list(keys)[:MAX_KEYS]
         if not chosen:

@@ -26,6 +26,8 @@ from logicmem.routes.visible.kb import KnowledgeBase
 from logicmem.routes.visible.repo import MemoryKey
 from logicmem.routes.visible.text import tokens
 
+KB_KINDS = ("kb", "nearest")  # keys that are a knowledge entry's situations
+
 
 def key_score(
     similarity: np.ndarray | float, specificity: np.ndarray | float, discount: float
@@ -91,7 +93,7 @@ class KeyIndex:
         )
         self.row_key = row_key
         self.row_specificity = np.array(
-            [kb.specificity(k.key) if k.kind == "kb" else 1.0 for k in self.rows],
+            [kb.specificity(k.key) if k.kind in KB_KINDS else 1.0 for k in self.rows],
             dtype=np.float32,
         )
         self.memory_ids: list[str] = []

@@ -32,7 +32,7 @@ class MemoryKey:
 
     memory_id: str
     key: str
-    kind: str  # "kb" (knowledge resource) or "llm"
+    kind: str  # "kb" (a linked knowledge entry), "nearest" (the closest one) or "llm"
     ref: str  # the knowledge entry id, or the model name
 
 

@@ -33,10 +33,12 @@ from logicmem.context import assembled_hits
 from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector
 from logicmem.routes.semantic import SemanticRoute, allowed_ids
 from logicmem.routes.visible.bridge import bridges, hypotheses
+from logicmem.routes.visible.criticality import NEAREST_PRECISION
 from logicmem.routes.visible.expand import expansions
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import KeyIndex, KeyMatch
 from logicmem.routes.visible.relevance import (
+    FEATURES,
     RelevanceModel,
     features,
     load_model,
@@ -94,6 +96,13 @@ class _Candidate:
         return f"{head}; similar to the request ({self.memory_sim:.2f}){p}"
 
 
+def without_keys(x: np.ndarray) -> np.ndarray:
+    """The relevance features as if the memory had no keys: only its own similarity."""
+    out = np.zeros_like(x)
+    out[:, FEATURES.index("memory_sim")] = x[:, FEATURES.index("memory_sim")]
+    return out
+
+
 def window_vectors(env: RouteEnv, query: str) -> np.ndarray:
     """The request's vector, then its clauses' when it has several (``request_windows``)."""
     cache = env.cache.setdefault("window_vectors", {})
@@ -129,6 +138,14 @@ class _State:
         self.key_rows = np.array(
             [self.at.get(m, -1) for m in self.index.memory_ids], dtype=np.int64
         )
+        # Critical memories whose keys are all borrowed from their closest knowledge entry
+        # (``criticality.NEAREST_LINKS``): right only ``NEAREST_PRECISION`` of the time.
+        self.borrowed = np.zeros(len(rows), dtype=bool)
+        kinds = [k.kind for k in self.index.rows]
+        for m, (start, count) in enumerate(zip(self.index.starts, self.index.counts, strict=True)):
+            at = self.key_rows[m]
+            if at >= 0 and all(kind == "nearest" for kind in kinds[start : start + count]):
+                self.borrowed[at] = True
 
 
 def state(env: RouteEnv, scope: Scope) -> _State:
@@ -250,6 +267,15 @@ class VisibleRoute(Route):
                 # share is evidence on its own however the rest of the request reads.
                 relevance = np.maximum(
                     relevance, np.where(specific, match.lexical_specificity, 0.0)
+                )
+            if st.borrowed.any():
+                # Borrowed keys are the memory's own with probability NEAREST_PRECISION;
+                # otherwise only its similarity to the request speaks for it.
+                alone = model.probability(without_keys(x))
+                relevance = np.where(
+                    st.borrowed,
+                    NEAREST_PRECISION * relevance + (1 - NEAREST_PRECISION) * alone,
+                    relevance,
                 )
             if recall:
                 # Calibrated on such questions (``VisibilitySettings.recall_weight``).
