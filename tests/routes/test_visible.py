@@ -430,8 +430,9 @@ def test_a_question_about_someone_earns_a_slot_by_a_key_not_by_similarity(
     store_url: str,
 ) -> None:
     # Recall about a named person is the semantic route's job: a constraint that merely
-    # resembles the question takes no reserved slot, one whose key it names does.
-    mem = _memory(store_url)
+    # resembles the question takes no reserved slot, one whose key it names does (at the
+    # model's full probability here; recall_weight scales it, tested below).
+    mem = _memory(store_url, recall_weight=1.0)
     _add(mem, "I'm allergic to peanuts since childhood.", *ORDINARY)
     similar = "When did Rosa learn that Maya is allergic to peanuts since childhood?"
     assert not any(i.route == "visible" for i in mem.context(similar, user_id="maya", k=10).items)

@@ -12,7 +12,11 @@ A constraint enters the slice only when that probability reaches
 ``visibility.min_probability``, or a capable LLM's bridge hypothesis names it (see
 ``bridge``); nothing fills a share for its own sake, so the slice may be empty. For a
 question about a named person rather than the speaker's own (``asks_about_someone``),
-only a key the question names or implies, or a hypothesis, earns a slot. The slice takes
+only a key the question names or implies, or a hypothesis, earns a slot, and the model's
+probability counts for ``visibility.recall_weight`` of itself (it is trained on advice
+requests; calibrated on such questions). A constraint whose keys are borrowed from its
+closest knowledge entry (``criticality.NEAREST_LINKS``) counts them for
+``NEAREST_PRECISION``, its own similarity for the rest. The slice takes
 at most ``share`` of k, one memory per constraint before a second one, most probable
 first; each takes a slot ahead of a semantic hit only when it is more likely to matter
 than that hit (``semantic_prior``), so at a small k only strong constraints displace
