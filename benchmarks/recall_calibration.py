@@ -32,11 +32,7 @@ from logicmem.bench.methods import Item
 from logicmem.config import load_settings
 from logicmem.models.factory import build_embedder
 from logicmem.routes.visible.route import VisibleRoute, asks_about_someone
-from logicmem.types import Hit, Scope
-
-
-def _item(h: Hit) -> Item:
-    return Item(h.id, h.text, list(h.source_turns), h.session_id, h.said_at, 0, h.route)
+from logicmem.types import Scope
 
 
 def measure(history: Path, questions: Path, conversations: list[str] | None, k: int) -> dict:
@@ -47,7 +43,7 @@ def measure(history: Path, questions: Path, conversations: list[str] | None, k: 
     embedder = CachingEmbedder(
         build_embedder(settings.embedder), default_cache_dir() / "embeddings.db"
     )
-    rows = recall._questions(questions, None)
+    rows = recall.load_questions(questions, None)
     if conversations:
         rows = [q for q in rows if str(q["conversation"]) in conversations]
     tally: dict[str, dict[str, Any]] = {
@@ -65,7 +61,7 @@ def measure(history: Path, questions: Path, conversations: list[str] | None, k: 
                 for hit, p in zip(proposal.hits, proposal.probabilities, strict=True):
                     t["items"] += 1
                     t["p_sum"] += p
-                    t["evidence"] += tracer.is_gold(probe, _item(hit))
+                    t["evidence"] += tracer.is_gold(probe, Item.of_hit(hit))
     out = {}
     for kind, t in tally.items():
         n = t["items"]

@@ -106,8 +106,8 @@ class VisibilitySettings(_Section):
     questions it was far too sure: on LoCoMo conversations 26, 30, 41, 42 and 43, 3 of the
     454 constraints it put in view at k = 30 were evidence for the question (0.0066),
     against a mean probability of 0.37; 0.02 is their ratio (0.018), rounded
-    (``benchmarks/recall_calibration.py``). A capable LLM's bridge hypothesis is not
-    scaled."""
+    (``benchmarks/recall_calibration.py``, before borrowed keys; with them 4 of 853
+    against 0.28, 0.017). A capable LLM's bridge hypothesis is not scaled."""
     named_min_specificity: float = Field(default=0.5, ge=0.0, le=1.0)
     """A key the request names, or implies (a city abroad implies the country), engages its
     constraint on its own when at least this specific (1: one knowledge entry lists it;

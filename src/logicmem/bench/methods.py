@@ -13,6 +13,7 @@ from logicmem.context import estimate_tokens
 from logicmem.errors import InputError
 from logicmem.memory import Memory
 from logicmem.routes.base import METHODS
+from logicmem.types import Hit
 
 SPECIAL = ("full", "context")
 
@@ -28,6 +29,18 @@ class Item:
     said_at: str | None
     tokens: int
     route: str
+
+    @classmethod
+    def of_hit(cls, h: Hit) -> Item:
+        return cls(
+            h.id,
+            h.text,
+            list(h.source_turns),
+            h.session_id,
+            h.said_at,
+            estimate_tokens(h.text),
+            h.route,
+        )
 
 
 class BenchMethod:
@@ -47,18 +60,7 @@ class BenchMethod:
 
     def retrieve(self, mem: Memory, query: str, user_id: str, k: int) -> list[Item]:
         hits = mem.search(query, user_id=user_id, k=k, method=self.name).hits
-        return [
-            Item(
-                h.id,
-                h.text,
-                list(h.source_turns),
-                h.session_id,
-                h.said_at,
-                estimate_tokens(h.text),
-                h.route,
-            )
-            for h in (hits if self.k_independent else hits[:k])
-        ]
+        return [Item.of_hit(h) for h in (hits if self.k_independent else hits[:k])]
 
 
 class FullMethod(BenchMethod):

@@ -349,8 +349,9 @@ def test_a_constraint_no_entry_links_borrows_the_closest_entrys_keys(
     vector = np.asarray(embedder.embed([neutral_subject(text, sentence_subject(text))]))[0]
     protos = assessor._prototypes()
     sims = vector @ protos.critical.T
-    assert not assessor._linked_entries(sims, float((vector @ protos.ordinary.T).max()))
-    closest = protos.entries[int(np.argmax(assessor.entry_similarities(sims)))]
+    best = assessor.entry_similarities(sims)
+    assert not assessor._linked_entries(best, float((vector @ protos.ordinary.T).max()))
+    closest = protos.entries[int(np.argmax(best))]
     assert found.entries == [closest]
 
 

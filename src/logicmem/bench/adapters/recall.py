@@ -52,7 +52,7 @@ def _history(path: Path) -> dict[str, list[Session]]:
     return {c: list(s.values()) for c, s in convs.items()}
 
 
-def _questions(path: Path, limit: int | None) -> list[dict[str, Any]]:
+def load_questions(path: Path, limit: int | None) -> list[dict[str, Any]]:
     rows = read_jsonl(path, ("id", "conversation", "user", "query"))
     for n, row in enumerate(rows, 1):
         if not row.get("gold_turns") and not row.get("gold_sessions"):
@@ -130,7 +130,7 @@ def run(
     engine: Engine,
     limit: int | None = None,
 ) -> Outcome:
-    questions = _questions(questions_path, limit)
+    questions = load_questions(questions_path, limit)
     group = {str(q["id"]): str(q.get("group") or "all") for q in questions}
     n_plans = len({(str(q["conversation"]), str(q["user"])) for q in questions})
     records = engine.run(plans(history, questions, memories), total=n_plans, desc="recall")

@@ -342,7 +342,8 @@ class CriticalityAssessor:
             if gives_advice(text):
                 out.append(Assessment(False, 0.0))
                 continue
-            linked = self._linked_entries(crit_sims[i], float(ord_best[i]))
+            best = self.entry_similarities(crit_sims[i])
+            linked = self._linked_entries(best, float(ord_best[i]))
             matches = self.kb.match_facts(text)
             if matches:
                 # Embedding neighbours join a stated match only when of the same type:
@@ -377,7 +378,7 @@ class CriticalityAssessor:
             # A constraint no entry is close enough to link still gets the closest entry's
             # keys: without keys only its own similarity to a request can engage it, and a
             # constraint that decides an answer is rarely similar to the request.
-            assessment.entries = linked or self._nearest_entries(crit_sims[i])
+            assessment.entries = linked or self._nearest_entries(best)
             assessment.borrowed = not linked
             out.append(assessment)
         return out
@@ -391,19 +392,18 @@ class CriticalityAssessor:
         np.maximum.at(best, protos.entry_of[mask], sims[mask])
         return best
 
-    def _nearest_entries(self, sims: np.ndarray) -> list[str]:
-        """The ``NEAREST_LINKS`` entries with the closest exemplars, for a critical memory
-        ``_linked_entries`` links to none."""
+    def _nearest_entries(self, best: np.ndarray) -> list[str]:
+        """The ``NEAREST_LINKS`` entries with the closest exemplars (``best``: per entry,
+        from ``entry_similarities``), for a critical memory ``_linked_entries`` links to
+        none."""
         protos = self._prototypes()
-        best = self.entry_similarities(sims)
         return [protos.entries[k] for k in np.argsort(-best)[:NEAREST_LINKS]]
 
-    def _linked_entries(self, sims: np.ndarray, ordinary: float) -> list[str]:
+    def _linked_entries(self, best: np.ndarray, ordinary: float) -> list[str]:
         """The entries a memory states by its embedding: an entry's closest exemplar at
         least ``LINK_MIN``, at least ``LINK_MARGIN`` closer than the closest ordinary
         example, and within ``LINK_SPREAD`` of the best entry (at most ``MAX_LINKS``)."""
         protos = self._prototypes()
-        best = self.entry_similarities(sims)
         if not len(best):
             return []
         order = np.argsort(-best)[: MAX_LINKS * 4]

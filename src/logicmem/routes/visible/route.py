@@ -145,11 +145,11 @@ class _State:
         # Critical memories whose keys are all borrowed from their closest knowledge entry
         # (``criticality.NEAREST_LINKS``): right only ``NEAREST_PRECISION`` of the time.
         self.borrowed = np.zeros(len(rows), dtype=bool)
-        kinds = [k.kind for k in self.index.rows]
-        for m, (start, count) in enumerate(zip(self.index.starts, self.index.counts, strict=True)):
-            at = self.key_rows[m]
-            if at >= 0 and all(kind == "nearest" for kind in kinds[start : start + count]):
-                self.borrowed[at] = True
+        if len(self.index):
+            nearest = np.array([k.kind == "nearest" for k in self.index.rows])
+            every = np.logical_and.reduceat(nearest, self.index.starts)
+            indexed = self.key_rows >= 0
+            self.borrowed[self.key_rows[indexed]] = every[indexed]
 
 
 def state(env: RouteEnv, scope: Scope) -> _State:
@@ -275,12 +275,9 @@ class VisibleRoute(Route):
             if st.borrowed.any():
                 # Borrowed keys are the memory's own with probability NEAREST_PRECISION;
                 # otherwise only its similarity to the request speaks for it.
-                alone = model.probability(without_keys(x))
-                relevance = np.where(
-                    st.borrowed,
-                    NEAREST_PRECISION * relevance + (1 - NEAREST_PRECISION) * alone,
-                    relevance,
-                )
+                b = st.borrowed
+                alone = model.probability(without_keys(x[b]))
+                relevance[b] = NEAREST_PRECISION * relevance[b] + (1 - NEAREST_PRECISION) * alone
             if recall:
                 # Calibrated on such questions (``VisibilitySettings.recall_weight``).
                 relevance = relevance * cfg.recall_weight
