@@ -30,7 +30,6 @@ from logicmem.routes.visible.criticality import train_classifier
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.relevance import (
     FEATURES,
-    REFERENCE_TOP,
     TEMPLATES,
     RelevanceModel,
     prior_shift,
@@ -97,7 +96,6 @@ def main() -> int:
             "requests_per_entry": args.per_entry,
             "prior_negatives": args.negatives,
             "templates": len(TEMPLATES),
-            "reference_top": REFERENCE_TOP,
             "entries": len(kb),
             "pairs": len(data.y),
             "positives": int(data.y.sum()),

@@ -20,7 +20,6 @@ from logicmem.models.llm.base import LLM, ChatMessage
 from logicmem.prompting import DATA_NOT_INSTRUCTIONS
 from logicmem.routes.base import CONSOLIDATORS, METHODS, ROUTES, RouteEnv
 from logicmem.routes.rulemem.prompt import premise_instruction
-from logicmem.routes.visible.route import situation_matrix
 from logicmem.store.base import Store
 from logicmem.store.url import open_store, redact
 from logicmem.types import AddResult, Budget, Context, MemoryEntry, Scope, SearchResult
@@ -131,12 +130,9 @@ class Memory:
     def warm_up(self) -> None:
         """Load what the first write and the first request would otherwise load: the
         embedder's weights, the categorizer, the write hooks' classifiers (a service calls
-        this at start, so no request pays seconds for it), and the knowledge resource's
-        situation vectors the visibility route compares requests with."""
+        this at start, so no request pays seconds for it)."""
         self.embedder.embed_one("warm up")
         self.pipeline.warm_up()
-        if self.settings.visibility.enabled:
-            situation_matrix(self.env)
 
     def llm(self) -> LLM | None:
         """The configured LLM (built on first call; weights load on first use)."""

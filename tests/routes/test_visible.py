@@ -348,14 +348,11 @@ def test_a_key_many_entries_share_is_weaker_evidence_than_a_specific_one() -> No
     assert key_score(0.6, 1.0, 0.3) == pytest.approx(0.6)
     model = load_model()
 
-    def p(sim: float, specificity: float, memory_sim: float = 0.1, ref: float = 0.5) -> float:
+    def p(sim: float, specificity: float, memory_sim: float = 0.1) -> float:
         score = float(key_score(sim, specificity, model.discount))
-        x = np.array([[score, sim, 0.0, memory_sim, sim - ref]])
-        return float(model.probability(x)[0])
+        return float(model.probability(np.array([[score, sim, 0.0, memory_sim]]))[0])
 
     assert p(0.6, 0.72) > p(0.66, 0.3)
-    # the same closeness says more for a request close to nothing else in the resource
-    assert p(0.5, 1.0, ref=0.4) > p(0.5, 1.0, ref=0.6)
     # calibrated: a close specific key is likely to matter, a loose one is not
     assert p(0.85, 1.0) > 0.5 > p(0.35, 1.0)
     assert p(0.5, 1.0, memory_sim=0.5) > p(0.5, 1.0, memory_sim=0.0)

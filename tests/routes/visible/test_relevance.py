@@ -11,11 +11,8 @@ from logicmem.routes.visible.kb import KnowledgeBase, load_kb
 from logicmem.routes.visible.keyindex import KeyIndex, key_score
 from logicmem.routes.visible.relevance import (
     FEATURES,
-    features,
     load_model,
-    reference,
     request_windows,
-    situations_of,
     training_set,
 )
 from logicmem.routes.visible.repo import MemoryKey
@@ -91,36 +88,12 @@ def test_only_a_request_of_several_clauses_is_split() -> None:
     ]
 
 
-def test_the_reference_is_how_close_the_request_comes_to_the_resource_at_all() -> None:
-    situations = np.eye(4, dtype=np.float32)
-    # each situation scored by its best window; the mean of the best two
-    windows = np.array([[0.9, 0.1, 0.0, 0.0], [0.0, 0.0, 0.5, 0.2]], dtype=np.float32)
-    assert reference(windows, situations, top=2) == pytest.approx((0.9 + 0.5) / 2)
-    assert reference(windows, situations, top=10) == pytest.approx((0.9 + 0.1 + 0.5 + 0.2) / 4)
-    assert reference(windows, np.zeros((0, 4), dtype=np.float32)) == 0.0
-    kb = load_kb()
-    names = situations_of(kb)
-    assert names == sorted(set(names)) and len(names) > len(kb)
-
-
-def test_key_similarity_counts_against_the_reference_and_a_keyless_memory_gets_none() -> None:
-    index, matrix = _index(np.random.default_rng(3))
-    match = index.match(matrix[:1], (), {}, discount=0.3, implied_weight=0.8)
-    # memory "m9" has no keys: its row of the aligned match matches nothing
-    aligned = match.aligned(np.arange(len(index.memory_ids)), len(index.memory_ids) + 1)
-    x = features(aligned, np.zeros(len(index.memory_ids) + 1), ref=0.25)
-    rel = FEATURES.index("key_sim_rel")
-    keyed = np.arange(len(index.memory_ids))
-    assert np.allclose(x[keyed, rel], x[keyed, FEATURES.index("key_sim")] - 0.25)
-    assert x[-1, rel] == 0.0
-
-
 def test_the_shipped_model_reads_its_features_in_order() -> None:
     model = load_model()
     assert len(model.weights) == len(FEATURES) and model.meta["trained_by"]
     # more similar to a specific key, or naming one, is never less likely to matter
-    base = np.array([[0.4, 0.4, 0.0, 0.2, 0.0]], dtype=np.float32)
-    for column, step in ((0, 0.2), (2, 0.8), (3, 0.3), (4, 0.1)):
+    base = np.array([[0.4, 0.4, 0.0, 0.2]], dtype=np.float32)
+    for column, step in ((0, 0.2), (2, 0.8), (3, 0.3)):
         up = base.copy()
         up[0, column] += step
         assert model.probability(up)[0] > model.probability(base)[0], FEATURES[column]

@@ -1,22 +1,13 @@
 """How likely a standing constraint is to matter for a request: a small learned model.
 
 A constraint enters the visible slice only when the request engages it. Whether it does
-is judged from five numbers per (request, memory), computed by ``KeyIndex.match`` and
-``reference``:
+is judged from four numbers per (request, memory), computed by ``KeyIndex.match``:
 
 - ``key_score``: the best similarity of the request to one of the memory's anticipation
   keys, discounted as far as that key is shared by many knowledge entries;
 - ``key_sim``: the best raw similarity to a key;
 - ``lexical``: how specific a key the request names or implies is (0: none);
-- ``memory_sim``: the similarity of the request to the memory itself;
-- ``key_sim_rel``: ``key_sim`` less what the request's closest situations of the whole
-  knowledge resource reach (the mean of its ``REFERENCE_TOP`` best cosines; 0 for a memory
-  without keys). A vague request ("What should I do this weekend?") is close to nothing
-  in particular and a specific one ("Which sunscreen for a toddler?") to a few keys
-  very closely; the same raw similarity says more for the former. With it the grouped
-  cross-validation of ``scripts/train_relevance.py`` goes from AUC 0.930 to 0.938
-  (log-loss 0.126 to 0.119); ``REFERENCE_TOP`` = 20 was set there, on those pairs alone
-  (5: AUC 0.937, log-loss 0.121; 100: 0.939, 0.119).
+- ``memory_sim``: the similarity of the request to the memory itself.
 
 A logistic regression over them turns these into a probability. It is trained, by
 ``scripts/train_relevance.py``, on the knowledge resource's own fact–situation pairs
@@ -51,8 +42,7 @@ from logicmem.routes.visible.keyindex import KeyIndex, KeyMatch
 from logicmem.routes.visible.repo import MemoryKey
 from logicmem.routes.visible.text import tokens
 
-FEATURES = ("key_score", "key_sim", "lexical", "memory_sim", "key_sim_rel")
-REFERENCE_TOP = 20  # best cosines to the resource's situations averaged for ``key_sim_rel``
+FEATURES = ("key_score", "key_sim", "lexical", "memory_sim")
 
 # Requests built around one situation, written for this model (general phrasings of
 # asking for help; no benchmark text).
@@ -93,30 +83,9 @@ def request_windows(query: str, max_windows: int = MAX_WINDOWS) -> list[str]:
     return clauses[:max_windows]
 
 
-def situations_of(kb: KnowledgeBase) -> list[str]:
-    """Every distinct situation of the knowledge resource, in a fixed order."""
-    return sorted({s for e in kb.entries.values() for s in e.situations})
-
-
-def reference(windows: np.ndarray, situations: np.ndarray, top: int = REFERENCE_TOP) -> float:
-    """How close the request (its window vectors) comes to the knowledge resource at all:
-    the mean of its ``top`` best cosines to the resource's situations (``situations``: their
-    vectors), each situation scored by its best window."""
-    if not len(situations) or not len(windows):
-        return 0.0
-    sims = (windows @ situations.T).max(axis=0)
-    top = min(top, len(sims))
-    return float(np.partition(sims, len(sims) - top)[-top:].mean())
-
-
-def features(match: KeyMatch, memory_sim: np.ndarray, ref: float) -> np.ndarray:
-    """The model's input, one row per memory, in the order of ``FEATURES`` (``ref``: the
-    request's ``reference``)."""
-    has_keys = match.scored_row >= 0
-    relative = np.where(has_keys, match.key_sim - ref, 0.0)
-    x = np.column_stack(
-        [match.key_score, match.key_sim, match.lexical_weight, memory_sim, relative]
-    )
+def features(match: KeyMatch, memory_sim: np.ndarray) -> np.ndarray:
+    """The model's input, one row per memory, in the order of ``FEATURES``."""
+    x = np.column_stack([match.key_score, match.key_sim, match.lexical_weight, memory_sim])
     return x.astype(np.float32)
 
 
@@ -181,7 +150,6 @@ def training_set(
     seed: int = 0,
     discount: float = 0.3,
     implied_weight: float = 0.8,
-    all_situations: np.ndarray | None = None,
 ) -> TrainingSet:
     """Feature rows for (request, entry) pairs built from the knowledge resource alone.
 
@@ -189,8 +157,7 @@ def training_set(
     (the vectors the write path stores as keys). ``per_entry`` requests are written from
     each entry's situations; each is paired with every entry that lists the situation
     (positives) and ``negatives`` entries that do not; only situations at most
-    ``max_sharing`` entries list are written into requests. ``all_situations``: the vectors of
-    ``situations_of(kb)`` (default: from ``situation_vectors``), for ``reference``."""
+    ``max_sharing`` entries list are written into requests."""
     rng = random.Random(seed)
     entries = list(kb.entries.values())
     by_situation: dict[str, list[str]] = {}
@@ -211,8 +178,6 @@ def training_set(
     memory_text = {e.id: e.fact_patterns[0] for e in entries}
     memory_vec = dict(zip(memory_text, embed(list(memory_text.values())), strict=True))
     key_vecs = {e.id: situation_vectors(list(e.situations)) for e in entries}
-    if all_situations is None:
-        all_situations = situation_vectors(situations_of(kb))
     rows: list[np.ndarray] = []
     labels: list[float] = []
     groups: list[int] = []
@@ -241,7 +206,7 @@ def training_set(
         # An entry whose only key was held out is not in the index: it matches nothing.
         at = np.array([int(m) for m in index.memory_ids])
         memory_sim = np.array([float(memory_vec[e] @ vectors[i]) for e, _ in chosen])
-        x = features(match.aligned(at, len(chosen)), memory_sim, reference(w, all_situations))
+        x = features(match.aligned(at, len(chosen)), memory_sim)
         rows.append(x)
         labels.extend(label for _, label in chosen)
         groups.extend([entry_index[source]] * len(chosen))

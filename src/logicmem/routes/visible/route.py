@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 import re
-import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +37,7 @@ from logicmem.context import assembled_hits
 from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector
 from logicmem.routes.semantic import SemanticRoute, allowed_ids
 from logicmem.routes.visible.bridge import bridges, hypotheses
-from logicmem.routes.visible.criticality import NEAREST_PRECISION, VectorCache
+from logicmem.routes.visible.criticality import NEAREST_PRECISION
 from logicmem.routes.visible.expand import expansions
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import KeyIndex, KeyMatch
@@ -47,9 +46,7 @@ from logicmem.routes.visible.relevance import (
     RelevanceModel,
     features,
     load_model,
-    reference,
     request_windows,
-    situations_of,
 )
 from logicmem.routes.visible.repo import MemoryKey, VisibleRepository
 from logicmem.routes.visible.text import tokens
@@ -123,26 +120,6 @@ def window_vectors(env: RouteEnv, query: str) -> np.ndarray:
         cache[query] = np.vstack(vectors)
     result: np.ndarray = cache[query]
     return result
-
-
-_SITUATIONS: dict[str, np.ndarray] = {}
-_SITUATIONS_LOCK = threading.Lock()
-
-
-def situation_matrix(env: RouteEnv) -> np.ndarray:
-    """The vectors of every situation of the knowledge resource (``situations_of``), for
-    the request's ``reference``: embedded once per machine (~20 s for MiniLM at one
-    thread; ``VectorCache.shared_vectors``), then held once per process and embedder."""
-    name = env.embedder.name
-    held = _SITUATIONS.get(name)
-    if held is None:
-        with _SITUATIONS_LOCK:
-            held = _SITUATIONS.get(name)
-            if held is None:
-                texts = situations_of(load_kb())
-                held = VectorCache(env.store, env.embedder).shared_vectors(texts)
-                _SITUATIONS[name] = held
-    return held
 
 
 class _State:
@@ -354,16 +331,14 @@ class VisibleRoute(Route):
     ) -> tuple[np.ndarray, KeyMatch]:
         """The relevance model's features for every critical memory, and the key match
         aligned with them (a critical memory without keys matches none)."""
-        windows = window_vectors(env, query)
         match = st.index.match(
-            windows,
+            window_vectors(env, query),
             tokens(query),
             {tokens(phrase): why for phrase, why in expansions(query)},
             discount=model.discount,
             implied_weight=model.implied_weight,
         ).aligned(st.key_rows, len(st.rows))
-        ref = reference(windows, situation_matrix(env)) if len(st.index) else 0.0
-        return features(match, st.vectors @ query_vector(env, query), ref), match
+        return features(match, st.vectors @ query_vector(env, query)), match
 
     @staticmethod
     def _describe(c: _Candidate, st: _State, match: KeyMatch, i: int) -> None:
