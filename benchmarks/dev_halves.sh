@@ -17,25 +17,22 @@ BACKGROUND=../shared/data/locomo10
 [ -d "$BACKGROUND" ] || { echo "needs ../shared (the dev sets) beside the checkout" >&2; exit 2; }
 export LOGICMEM_LLM=none HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1
 mkdir -p "$OUT"
+# pair NAME FLAG FILE N: a run of the set without distractors, then one with N of them.
+pair() {
+  local name=$1 flag=$2 file=$3 n=$4
+  .venv/bin/logicmem bench "$name" "$flag" "$BENCH/$file" "${common[@]}" --out "$OUT/$name-$half"
+  .venv/bin/logicmem bench "$name" "$flag" "$BENCH/$file" "${common[@]}" --distractors "$n" \
+    --out "$OUT/$name-d$n-$half"
+}
 for half in $(echo "$HALVES" | grep -o .); do
   common=(--background "$BACKGROUND" --methods context --k 10,30 --half "$half"
           --no-plots --quiet)
   if [ -n "$CONFIG" ]; then common+=(--config "$CONFIG"); fi
   if [ -n "${LIMIT:-}" ]; then common+=(--limit "$LIMIT"); fi
   pids=()
-  (
-    .venv/bin/logicmem bench imlogic --items "$BENCH/imlogic_style_dev.jsonl" "${common[@]}" \
-      --out "$OUT/imlogic-$half"
-    .venv/bin/logicmem bench imlogic --items "$BENCH/imlogic_style_dev.jsonl" "${common[@]}" \
-      --distractors 10 --out "$OUT/imlogic-d10-$half"
-  ) > "$OUT/imlogic-$half.log" 2>&1 &
+  pair imlogic --items imlogic_style_dev.jsonl 10 > "$OUT/imlogic-$half.log" 2>&1 &
   pids+=($!)
-  (
-    .venv/bin/logicmem bench inmind --tasks "$BENCH/inmind_style_dev.jsonl" "${common[@]}" \
-      --out "$OUT/inmind-$half"
-    .venv/bin/logicmem bench inmind --tasks "$BENCH/inmind_style_dev.jsonl" "${common[@]}" \
-      --distractors 20 --out "$OUT/inmind-d20-$half"
-  ) > "$OUT/inmind-$half.log" 2>&1 &
+  pair inmind --tasks inmind_style_dev.jsonl 20 > "$OUT/inmind-$half.log" 2>&1 &
   pids+=($!)
   for pid in "${pids[@]}"; do
     wait "$pid" || { echo "a run of half $half failed: see $OUT/*-$half.log" >&2; exit 1; }
