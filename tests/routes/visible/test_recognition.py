@@ -16,11 +16,13 @@ from logicmem.routes.visible.criticality import (
     Assessment,
     CriticalityAssessor,
     VectorCache,
+    authored_examples,
     prototypes,
 )
-from logicmem.routes.visible.kb import load_kb, matches
+from logicmem.routes.visible.kb import load_kb, match_at, matches
 from logicmem.routes.visible.text import (
     fact_sentence,
+    fact_text,
     fact_tokens,
     lemma,
     neutral_subject,
@@ -380,3 +382,42 @@ def test_chatty_routines_and_news_are_not_standing_constraints(
     critical = {t: (a.ctype, a.entries) for t, a in zip(CHAT, found, strict=True) if a.critical}
     assert not critical
     assert all(not a.entries for a in found)
+
+
+def test_the_pattern_index_offers_every_pattern_a_sentence_states() -> None:
+    """The index may only skip patterns ``match_at`` would refuse: every pattern found by
+    trying each one against the sentence is among the candidates it offers."""
+    kb = load_kb()
+    examples = authored_examples()
+    sentences = [s for group in examples["critical"].values() for s in group][::5]
+    sentences += examples["ordinary"][::5]
+    sentences += [
+        "Sam takes a low dose of warfarin.",
+        "Peanuts, I'm really allergic to them.",
+        "Sam has been taking warfarin since March.",
+        "Sam doesn't have a car.",
+    ]
+    stated = 0
+    for text in sentences:
+        read = fact_text(text)
+        present = frozenset(read.words)
+        offered = {(e.id, p.text) for e, ps in kb._index.candidates(present) for p in ps}
+        for entry in kb.entries.values():
+            for pattern in entry.compiled:
+                if match_at(read, pattern, present) is not None:
+                    stated += 1
+                    assert (entry.id, pattern.text) in offered, (text, pattern.text)
+    assert stated > 50  # the sentences do state facts
+
+
+def test_every_pattern_is_a_candidate_for_its_own_words() -> None:
+    kb = load_kb()
+    for entry in kb.entries.values():
+        for pattern in entry.compiled:
+            offered = {
+                p.text
+                for e, ps in kb._index.candidates(frozenset(pattern.words))
+                if e.id == entry.id
+                for p in ps
+            }
+            assert pattern.text in offered, (entry.id, pattern.text)
