@@ -43,6 +43,10 @@ ALLOWED_TYPES = {
     "resource",
     "value",
     "reason",
+    "identity_shift",
+    "contextual_fit",
+    "commitment",
+    "conviction",
     "other",
 }
 ALLOWED_DOMAINS = {
