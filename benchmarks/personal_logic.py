@@ -1,16 +1,13 @@
 """Does personal logic reach the context when a request touches its theme?
 
-On ``benchmarks/data/personal_logic_eval.jsonl`` (values, goals, reasons behind past
-decisions, identity shifts, contextual fit, commitments and convictions, each with two
-requests on its theme that share no content word with it and one unrelated request;
-written by hand from general knowledge). One user's background is
+On ``benchmarks/data/personal_logic_eval.jsonl`` (values, goals and reasons behind past
+decisions, each with two requests on its theme that share no content word with it and one
+unrelated request; written by hand from general knowledge). One user's background is
 every sentence of ``ordinary_chat.jsonl`` (376 memories of ordinary chat); each group's
 memory is added to it, its three requests are asked through ``hybrid`` search and
 ``context()`` at k = 10 and 30, and the memory is deleted again. Reports how often the
 memory is in the first k for its own requests (recall) and for the unrelated one (shown),
-for all groups, without the three marked ``seeded`` (see benchmarks/data/README.md), and
-for values, goals and reasons (``logic``) apart from identity shifts, contextual fit,
-commitments and convictions (``context``).
+for all groups and without the three marked ``seeded`` (see benchmarks/data/README.md).
 Runs offline on the embedded defaults:
 
     .venv/bin/python benchmarks/personal_logic.py [--json]
@@ -29,8 +26,6 @@ from logicmem import Memory
 HERE = Path(__file__).resolve().parent / "data"
 KS = (10, 30)
 USER = "Sam"
-# Groups of ``personal_context.jsonl``'s kinds, reported apart from values, goals, reasons.
-CONTEXT_KINDS = frozenset({"identity_shift", "contextual_fit", "commitment", "conviction"})
 
 
 def _rows(name: str) -> list[dict]:
@@ -56,9 +51,7 @@ def run() -> dict[str, dict[str, dict[str, float]]]:
                 infer=False,
             )
             memory_id = added.added[0].id
-            family = "context" if g["kind"] in CONTEXT_KINDS else "logic"
-            subsets = ["all", *([] if g.get("seeded") else ["unseeded"]), family]
-            for subset in subsets:
+            for subset in ("all", "unseeded") if not g.get("seeded") else ("all",):
                 for method in ("hybrid", "context"):
                     row = counts.setdefault(f"{subset}:{method}", {})
                     for k in KS:

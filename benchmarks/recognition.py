@@ -55,7 +55,7 @@ STYLES = (
     "other",
 )
 CHAT_STYLES = ("chat", "plan", "hobby", "opinion", "news", "routine", "story")
-KINDS = ("value", "goal", "reason", "identity_shift", "contextual_fit", "commitment", "conviction")
+KINDS = ("value", "goal", "reason")
 NAME = "Alex"  # fills {user} in personal-logic memories (neutralised like any subject)
 _STOP_WORDS = """a an the and or but if so to of in on at by for with from as is am are was were be
     been being i me my mine we our us you your he she it they them his her their its this

@@ -24,11 +24,7 @@ from logicmem.routes.visible.text import PROTOTYPE_SUBJECT, neutral_subject, sen
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "logicmem" / "data"
-EXAMPLES = [
-    DATA / "criticality_examples.json",
-    DATA / "personal_logic_examples.json",
-    DATA / "personal_context_examples.json",
-]
+EXAMPLES = [DATA / "criticality_examples.json", DATA / "personal_logic_examples.json"]
 EVAL = ROOT / "benchmarks" / "data" / "criticality_eval.jsonl"
 
 

@@ -43,10 +43,6 @@ ALLOWED_TYPES = {
     "resource",
     "value",
     "reason",
-    "identity_shift",
-    "contextual_fit",
-    "commitment",
-    "conviction",
     "other",
 }
 ALLOWED_DOMAINS = {

@@ -1,12 +1,9 @@
 """Personal logic in the anticipation knowledge resource (``personal_logic.jsonl``): a
 user's values ("rather have a short commute"), goals ("paying off the car before anything
-else") and the reasons behind past decisions ("never book the last flight of the day");
-and (``personal_context.jsonl``) identity shifts ("empty nesters now"), contextual fit
-("live in a walk-up"), weekly commitments and convictions.
+else") and the reasons behind past decisions ("never book the last flight of the day").
 
 Fast checks: the entries' schema, that each fact pattern states its own entry, and the
-authored example sentences (``personal_logic_examples.json``,
-``personal_context_examples.json``). Slow checks, with the real
+authored example sentences (``personal_logic_examples.json``). Slow checks, with the real
 embedder: a memory of personal logic comes into view (route ``visible``) for a later
 request on the same theme that shares no content word with it, and stays out of view for
 an unrelated request. The statements and requests below were written for this test; none
@@ -29,51 +26,32 @@ from test_anticipation_kb import STRING_FIELDS as SCHEMA_STRINGS
 from logicmem import Memory
 from logicmem.routes.visible.kb import load_kb
 
-# (resource file, its authored examples, its types, entries per type, examples per type):
-# values, goals and reasons; and the kinds the IMLogic paper names that those and the
-# rest of the resource did not cover (``personal_context.jsonl``).
-RESOURCES = {
-    "logic": (
-        "personal_logic.jsonl",
-        "personal_logic_examples.json",
-        {"value", "goal", "reason"},
-        (12, 18),
-        50,
-    ),
-    "context": (
-        "personal_context.jsonl",
-        "personal_context_examples.json",
-        {"identity_shift", "contextual_fit", "commitment", "conviction"},
-        (7, 12),
-        8,
-    ),
-}
+TYPES = {"value", "goal", "reason"}
 # The resource's schema, as the resource-wide test states it.
 DOMAINS, STRING_FIELDS, LIST_FIELDS = ALLOWED_DOMAINS, SCHEMA_STRINGS, SCHEMA_LISTS
-PREFIX = {"identity_shift": "shift", "contextual_fit": "fit", "commitment": "commit"}
 
 
 def _kb_dir() -> Any:
     return files("logicmem.data") / "anticipation"
 
 
-def _rows(name: str) -> list[dict[str, Any]]:
-    text = (_kb_dir() / name).read_text(encoding="utf-8")
+def _rows() -> list[dict[str, Any]]:
+    text = (_kb_dir() / "personal_logic.jsonl").read_text(encoding="utf-8")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def _examples(name: str) -> dict[str, Any]:
-    path = files("logicmem.data") / name
+def _examples() -> dict[str, Any]:
+    path = files("logicmem.data") / "personal_logic_examples.json"
     result: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return result
 
 
-ROWS = [(key, row) for key, spec in RESOURCES.items() for row in _rows(spec[0])]
-IDS = [row["id"] for _, row in ROWS]
+ROWS = _rows()
+IDS = [row["id"] for row in ROWS]
 
 
-@pytest.mark.parametrize(("resource", "row"), ROWS, ids=IDS)
-def test_entry_is_well_formed(resource: str, row: dict[str, Any]) -> None:
+@pytest.mark.parametrize("row", ROWS, ids=IDS)
+def test_entry_is_well_formed(row: dict[str, Any]) -> None:
     where = row.get("id")
     for name in STRING_FIELDS:
         assert isinstance(row.get(name), str) and row[name].strip(), f"{where}: {name}"
@@ -84,22 +62,18 @@ def test_entry_is_well_formed(resource: str, row: dict[str, Any]) -> None:
             f"{where}: {name} must hold trimmed lowercase strings"
         )
         assert len(set(value)) == len(value), f"{where}: {name} has duplicates"
-    assert row["type"] in RESOURCES[resource][2], f"{where}: type {row['type']!r}"
+    assert row["type"] in TYPES, f"{where}: type {row['type']!r}"
     assert row["domain"] in DOMAINS, f"{where}: domain {row['domain']!r}"
-    prefix = PREFIX.get(row["type"], row["type"])
-    assert row["id"].startswith(f"{prefix}-"), f"{where}: id should start with its type"
+    assert row["id"].startswith(f"{row['type']}-"), f"{where}: id should start with its type"
     assert 8 <= len(row["fact_patterns"]) <= 15, f"{where}: fact_patterns"
     assert 20 <= len(row["situations"]) <= 40, f"{where}: situations"
     assert all(len(s.split()) <= 4 for s in row["situations"]), f"{where}: long situation"
     assert "no benchmark" in row["source"], f"{where}: source should say how it was written"
 
 
-@pytest.mark.parametrize("resource", RESOURCES)
-def test_types_are_balanced(resource: str) -> None:
-    _, _, types, (low, high), _ = RESOURCES[resource]
-    rows = [row for key, row in ROWS if key == resource]
-    counts = {t: sum(row["type"] == t for row in rows) for t in types}
-    assert all(low <= n <= high for n in counts.values()), counts
+def test_types_are_balanced() -> None:
+    counts = {t: sum(row["type"] == t for row in ROWS) for t in TYPES}
+    assert all(12 <= n <= 18 for n in counts.values()), counts
 
 
 def test_ids_are_unique_across_the_resource() -> None:
@@ -110,12 +84,12 @@ def test_ids_are_unique_across_the_resource() -> None:
             text = item.read_text(encoding="utf-8")
             lines += sum(1 for line in text.splitlines() if line.strip())
     assert len(kb) == lines, "an id is used twice across the resource's files"
-    for resource, row in ROWS:
-        assert kb.entries[row["id"]].type in RESOURCES[resource][2]
+    for entry_id in IDS:
+        assert kb.entries[entry_id].type in TYPES
 
 
-@pytest.mark.parametrize(("resource", "row"), ROWS, ids=IDS)
-def test_fact_patterns_state_their_entry(resource: str, row: dict[str, Any]) -> None:
+@pytest.mark.parametrize("row", ROWS, ids=IDS)
+def test_fact_patterns_state_their_entry(row: dict[str, Any]) -> None:
     kb = load_kb()
     for pattern in row["fact_patterns"]:
         said = pattern if re.match(r"(i|i'm|i'd|my|our|we|we're)\b", pattern) else f"i {pattern}"
@@ -123,32 +97,28 @@ def test_fact_patterns_state_their_entry(resource: str, row: dict[str, Any]) -> 
         assert row["id"] in found, f"{row['id']}: {pattern!r} does not state its entry"
 
 
-@pytest.mark.parametrize("resource", RESOURCES)
-def test_examples_are_well_formed(resource: str) -> None:
-    _, name, types, _, per_type = RESOURCES[resource]
-    examples = _examples(name)
-    ids = {row["id"] for key, row in ROWS if key == resource}
+def test_examples_are_well_formed() -> None:
+    examples = _examples()
     critical = examples["critical"]
-    assert set(critical) == types
+    assert set(critical) == TYPES
     for ctype, sentences in critical.items():
-        assert len(sentences) >= per_type, ctype
+        assert len(sentences) >= 50, ctype
         assert sum("Sam" in s for s in sentences) >= len(sentences) // 4, ctype
     ordinary = examples["ordinary"]
-    assert len(ordinary) >= 50
+    assert len(ordinary) >= 100
     every = [s for sentences in critical.values() for s in sentences] + ordinary
     assert len(set(every)) == len(every), "a sentence is listed twice"
     assert all(s.strip() == s and s[-1] in ".!?" for s in every)
     stated = {s for sentences in critical.values() for s in sentences}
     for entry_id, sentences in examples.get("links", {}).items():
-        assert entry_id in ids, entry_id
+        assert entry_id in IDS, entry_id
         assert set(sentences) <= stated, entry_id
 
 
-@pytest.mark.parametrize("resource", RESOURCES)
-def test_ordinary_examples_state_no_personal_logic(resource: str) -> None:
+def test_ordinary_examples_state_no_personal_logic() -> None:
     kb = load_kb()
-    mine = {row["id"] for key, row in ROWS if key == resource}
-    for sentence in _examples(RESOURCES[resource][1])["ordinary"]:
+    mine = set(IDS)
+    for sentence in _examples()["ordinary"]:
         found = [e.id for e, _ in kb.match_facts(sentence) if e.id in mine]
         assert not found, f"{sentence!r} states {found}"
 
@@ -185,16 +155,6 @@ CASES = {
         "I always get three written quotes now, since a contractor took our deposit and vanished.",
         "Any advice on replacing the roof this summer?",
         "How long should I boil an egg?",
-    ),
-    "fit-walk-up": (
-        "Our apartment is on the fifth floor and the building has no elevator.",
-        "Which sofa should we order for the living room?",
-        "How do I convert Celsius to Fahrenheit?",
-    ),
-    "conviction-gambling": (
-        "I believe betting is wrong and I never gamble.",
-        "What should I bring to the office casino night?",
-        "How do I clean a cast iron pan?",
     ),
 }
 _STOPWORDS = (

@@ -15,8 +15,8 @@ Without an LLM, in order:
    prototype close enough on its own (``NEAR_MIN``) and ``NEAR_MARGIN`` closer than to any
    ordinary example. The classifier is trained when first needed (a second or two; the
    examples' vectors are cached per machine) on the prototypes, the fact patterns as
-   written and the authored examples of ``data/criticality.json`` and the files of
-   ``EXAMPLE_FILES``.
+   written and the authored examples of ``data/criticality.json`` and
+   ``data/criticality_examples.json``.
 
 The prototypes are the per-type sentences of ``criticality.json``, every fact pattern
 written as a short sentence about the prototypes' subject (``text.fact_sentence``: "takes
@@ -190,15 +190,10 @@ def _authored(name: str) -> dict[str, Any]:
     return result
 
 
-# The authored example files: standing constraints; personal logic (values, goals,
-# reasons behind past decisions); and personal context (identity shifts, contextual fit,
-# weekly commitments, convictions). Each {"critical": {type: [...]}, "ordinary": [...],
+# The authored example files: standing constraints, and personal logic (values, goals,
+# reasons behind past decisions), each {"critical": {type: [...]}, "ordinary": [...],
 # "links": {entry id: [...]}}.
-EXAMPLE_FILES = (
-    "criticality_examples.json",
-    "personal_logic_examples.json",
-    "personal_context_examples.json",
-)
+EXAMPLE_FILES = ("criticality_examples.json", "personal_logic_examples.json")
 
 
 def authored_examples() -> dict[str, Any]:
