@@ -60,6 +60,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from itertools import groupby
+from operator import itemgetter
 
 from logicmem.routes.visible.text import (
     ANIMALS,
@@ -433,8 +435,8 @@ class _PatternIndex:
                     df[word] = df.get(word, 0) + 1
         self.by_word: dict[str, list[tuple[int, int, frozenset[str]]]] = {}
         for e, p, need in required:
-            if need:
-                rarest = min(sorted(need), key=lambda w: df[w])
+            if need:  # a pattern of no words matches nothing
+                rarest = min(need, key=lambda w: (df[w], w))
                 self.by_word.setdefault(rarest, []).append((e, p, need))
 
     def candidates(self, present: frozenset[str]) -> Iterator[tuple[Entry, list[Pattern]]]:
@@ -446,14 +448,9 @@ class _PatternIndex:
             for e, p, need in self.by_word.get(word, ())
             if need <= present
         )
-        i = 0
-        while i < len(hits):
-            e = hits[i][0]
-            patterns = []
-            while i < len(hits) and hits[i][0] == e:
-                patterns.append(self.entries[e].compiled[hits[i][1]])
-                i += 1
-            yield self.entries[e], patterns
+        for e, group in groupby(hits, key=itemgetter(0)):
+            entry = self.entries[e]
+            yield entry, [entry.compiled[p] for _, p in group]
 
 
 class KnowledgeBase:
