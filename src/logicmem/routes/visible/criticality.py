@@ -73,7 +73,7 @@ from logicmem.errors import ModelError
 from logicmem.models.embed.base import Embedder
 from logicmem.models.llm.base import LLM, extract_json
 from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block
-from logicmem.routes.visible.kb import KnowledgeBase
+from logicmem.routes.visible.kb import OTHER, PAST, POLARITY, KnowledgeBase
 from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.routes.visible.text import fact_sentence, gives_advice, reports_other
 from logicmem.store.base import Store
@@ -95,6 +95,13 @@ MAX_LINKS = 3
 NEAREST_LINKS = 1  # entries a critical memory that links to none borrows keys from
 NEAREST_PRECISION = 0.65  # how often that closest entry is one the memory states: 17 of
 # the 26 paraphrase-set positives given one (linked entries: 0.89; benchmarks/recognition.py)
+
+
+NEAR_MISS_WHY = {
+    POLARITY: "negated or hypothetical",
+    PAST: "no longer so",
+    OTHER: "someone else's",
+}
 
 
 @dataclass
@@ -363,6 +370,18 @@ class CriticalityAssessor:
             near = float(crit_sims[i, j])
             ctype = self.kb.entries[linked[0]].type if linked else labels[j][0]
             kind = ctype.replace("_", " ")
+            refused = [
+                (entry, pattern, why)
+                for entry, pattern, why in self.kb.refused_facts(text)
+                if entry.type == ctype or entry.id in linked
+            ]
+            if refused:
+                # The resource reads the fact the embedding resembles, and reads it as not
+                # holding for the speaker: "I'm thinking about going vegan".
+                entry, pattern, why = refused[0]
+                reason = f"states '{pattern}' as not holding ({NEAR_MISS_WHY[why]})"
+                out.append(Assessment(False, p, ctype, reason))
+                continue
             vetoed = float(ord_best[i]) - near >= ORDINARY_VETO
             if p >= self.threshold and not vetoed and supported[i]:
                 assessment = Assessment(

@@ -119,6 +119,8 @@ OTHER_PEOPLE = _lemmas(OTHER_PEOPLE_WORDS)
 _SCOPE = 3  # words before a match where a negation or hypothetical still governs it
 # After "was", the start of a state: "was diagnosed with celiac", "was prescribed warfarin".
 _ONSET = _lemmas("diagnosed prescribed started put told found born")
+# A past form of these states that something began and goes on: "just started solids".
+_BEGUN = _lemmas("start begin")
 # A past form of these before a match ends what it states: "took Accutane as a teenager".
 _STATE_VERBS = _lemmas("take use wear live drive work own eat keep follow rent fly ride")
 # A word after a match that makes it a modifier of another noun: "flu shot", "cold brew".
@@ -265,15 +267,30 @@ def _before(text: FactText, lo: int, same: tuple[int, ...]) -> Iterator[int]:
             counted += 1
 
 
-def _holds(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mode: str) -> bool:
-    """Whether a match at ``at`` (of the pattern's words ``idx``) states the fact as
-    holding for the speaker: see the module docstring."""
+def _blocks(text: FactText, j: int, pattern: Pattern) -> bool:
+    """Whether the word at ``j`` negates, puts off or ends ``pattern``'s fact: one of its
+    blockers, and not the first part of a compound, which modifies the compound's own
+    head ("a no-fuss vegan" is vegan)."""
+    return text.words[j] in pattern.blockers and not text.joined[j]
+
+
+# Why a match does not state the fact as holding for the speaker (``_refusal``): its words
+# do not form the fact (a compound, another predicate, a topic); or they do, and the fact
+# is negated or put off, over, or someone else's. The last three make the sentence a near
+# miss of the fact (``KnowledgeBase.refused_facts``).
+STRUCTURE, POLARITY, PAST, OTHER = "structure", "polarity", "past", "other"
+NEAR_MISS = frozenset([POLARITY, PAST, OTHER])
+
+
+def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mode: str) -> str:
+    """Why a match at ``at`` (of the pattern's words ``idx``) does not state the fact as
+    holding for the speaker, or "" when it does: see the module docstring."""
     words = text.words
     lo, hi = min(at), max(at)
     matched = set(at)
     inside = [j for j in range(lo, hi + 1) if j not in matched]
-    if any(words[j] in pattern.blockers for j in inside):
-        return False
+    if any(text.joined[j] and j + 1 not in matched for j in at):
+        return STRUCTURE  # a part of a compound: "a no-spray lawn" is not "no lawn"
     needed = set(pattern.words)
     verbs = [
         j
@@ -284,26 +301,27 @@ def _holds(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mode
         and not (words[j] in ("be", "was") and j + 1 in matched and text.form[j + 1] == "past")
     ]
     if mode != "reversed" and verbs:
-        return False  # "Sam's dog has allergies" is not "dog allergy"
+        return STRUCTURE  # "Sam's dog has allergies" is not "dog allergy"
     if mode != "exact" and text.clause[lo] != text.clause[hi]:
-        return False
+        return STRUCTURE
     if mode == "reversed":
         if lo > 0 and words[lo - 1] == "poss":
-            return False  # "my dog is allergic to chicken" is not "allergic to dogs"
+            return STRUCTURE  # "my dog is allergic to chicken" is not "allergic to dogs"
         if any(words[j] not in _LINKERS for j in inside):
-            return False  # "a phone chat with an old friend" is not "old phone"
+            return STRUCTURE  # "a phone chat with an old friend" is not "old phone"
         after = range(lo, min(len(words), hi + 3))
         if verbs and not any(words[j] in _RESUMPTIVE for j in after):
-            return False
+            return STRUCTURE
         if not pattern.past and any(words[j] in _FORMERLY for j in inside):
-            return False
+            return STRUCTURE
     if (
         hi + 1 < len(words)
         and words[hi + 1] in _COMPOUND
         and text.clause[hi + 1] == text.clause[hi]
     ):
-        return False  # "a flu shot", "a cold brew", "the dog park"
+        return STRUCTURE  # "a flu shot", "a cold brew", "the dog park"
     # Negations, hypotheticals and cessations just before the match.
+    conditional = False
     if text.first_person[lo]:
         scope = [lo - 1] if lo > 0 and text.segment[lo - 1] == text.segment[lo] else []
     else:
@@ -316,32 +334,37 @@ def _holds(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mode
                     and words[j - 1] in _CONDITIONAL
                     and text.segment[j - 1] == text.segment[j]
                 ):
-                    return False  # "if I'm ..."
+                    conditional = True  # "if I'm ..."
                 break
-    if any(words[j] in pattern.blockers for j in scope):
-        return False
     if (
         any(words[j] == "about" and j > 0 and words[j - 1] in _MEDIA for j in scope)
         and pattern.words[0] != "poss"
     ):
-        return False  # the topic of a documentary, not the speaker's fact
+        return STRUCTURE  # the topic of a documentary, not the speaker's fact
+    if pattern.content == 1:
+        for j, i in zip(at, idx, strict=True):
+            if pattern.words[i] not in MARKERS and text.form[j] != pattern.read.form[i]:
+                return STRUCTURE  # one word, in its own form: "retired" is not "retiring"
+    # The words state the fact; whether it holds for the speaker now is what follows.
+    if conditional or any(_blocks(text, j, pattern) for j in (*inside, *scope)):
+        return POLARITY
     tail = range(hi + 1, min(len(words), hi + 8))
     if any(words[j] in _SOMEDAY and text.clause[j] == text.clause[hi] for j in tail):
-        return False
+        return POLARITY
     # A past state or event, where the pattern states a present one: "was on warfarin",
     # "used to be vegan", "had a dog" (a past *had* still counts before an event: "had back
     # surgery"; "was diagnosed with" and "was prescribed" start a state), a past verb
     # ("took Accutane", "lived in Phoenix").
     if not pattern.past:
-        if any(text.past[j] for j in at):
-            return False
+        if any(text.past[j] and words[j] not in _BEGUN for j in at):
+            return PAST
         for j in _before(text, lo, text.clause):
             if words[j] in _FORMERLY or (words[j] == "had" and pattern.words[0] == "poss"):
                 nxt = next((k for k in range(j + 1, lo) if words[k] not in _ADVERBS), lo)
                 if words[j] != "was" or words[nxt] not in _ONSET:
-                    return False
+                    return PAST
             if text.past[j] and words[j] in _STATE_VERBS:
-                return False
+                return PAST
             if words[j] not in _ADVERBS and (
                 text.past[j] or _verb(text, j) or text.first_person[j]
             ):
@@ -349,41 +372,36 @@ def _holds(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mode
     else:
         for j, i in zip(at, idx, strict=True):
             if text.past[j] and not pattern.read.past[i] and pattern.words[i] not in MARKERS:
-                return False
+                return PAST
     if (any(text.past[j] for j in at) or any(words[j] in ("was", "had") for j in at)) and (
         _earlier(text, hi)
     ):
-        return False  # "broke an arm as a child", "had a concussion in high school"
+        return PAST  # "broke an arm as a child", "had a concussion in high school"
     if any(words[max(0, lo - 1) : hi + 1] == list(phrase) for phrase in _EARLIER):
-        return False  # "as a teenager" is a time of life, not a present age
-    if pattern.content == 1:
-        for j, i in zip(at, idx, strict=True):
-            if pattern.words[i] not in MARKERS and text.form[j] != pattern.read.form[i]:
-                return False  # one word, in its own form: "retired" is not "retiring"
+        return PAST  # "as a teenager" is a time of life, not a present age
     # Someone else's fact: "my friend is pregnant", "my coworker's dog".
     if not text.first_person[lo]:
         for j in range(lo - 1, max(-1, lo - 5), -1):
             if text.clause[j] != text.clause[lo] or text.first_person[j]:
                 break
             if words[j] in OTHER_PEOPLE:
-                return False
-    return True
+                return OTHER
+    return ""
 
 
-def match_at(
-    text: FactText, pattern: Pattern, present: frozenset[str] | None = None
-) -> list[int] | None:
-    """Where ``text`` states ``pattern``'s fact (the positions of its words), or None (see
-    the module docstring)."""
+def _alignments(
+    text: FactText, pattern: Pattern, present: frozenset[str]
+) -> Iterator[tuple[list[int], list[int], str]]:
+    """Where ``pattern``'s words occur in ``text``, in the order they are tried: in order
+    with its own gap ("exact"), then its looser words in order ("ordered") and in another
+    order ("reversed"); each with the pattern's word indices and the mode."""
     words = pattern.words
     if not any(w.isalpha() for w in words):
-        return None  # numbers only ("i'm 20" once the subject is dropped)
-    present = present if present is not None else frozenset(text.words)
+        return  # numbers only ("i'm 20" once the subject is dropped)
     idx = list(range(len(words)))
     if set(words) <= present:
         for at in _in_order(text.words, list(words), _gap(words)):
-            if _holds(text, at, pattern, idx, "exact"):
-                return at
+            yield at, idx, "exact"
     loose = list(pattern.loose)
     needle = [words[i] for i in loose]
     if (
@@ -392,16 +410,40 @@ def match_at(
         or any(w.isdigit() for w in words)
         or not set(needle) <= present
     ):
-        return None
+        return
     for at in _in_order(text.words, needle, 2):
-        if _holds(text, at, pattern, loose, "ordered"):
-            return at
+        yield at, loose, "ordered"
     if set(words) & NEGATION:
-        return None  # a pattern's own polarity depends on where its words are
+        return  # a pattern's own polarity depends on where its words are
     for at in _any_order(text.words, needle, len(needle) + 3):
-        if _holds(text, at, pattern, loose, "reversed"):
+        yield at, loose, "reversed"
+
+
+def match_at(
+    text: FactText, pattern: Pattern, present: frozenset[str] | None = None
+) -> list[int] | None:
+    """Where ``text`` states ``pattern``'s fact (the positions of its words), or None (see
+    the module docstring)."""
+    present = present if present is not None else frozenset(text.words)
+    for at, idx, mode in _alignments(text, pattern, present):
+        if not _refusal(text, at, pattern, idx, mode):
             return at
     return None
+
+
+def near_miss(text: FactText, pattern: Pattern, present: frozenset[str] | None = None) -> str:
+    """Why ``text`` states ``pattern``'s fact only as not holding for the speaker (one of
+    ``NEAR_MISS``: "not allergic", "would love a dog", "was on warfarin", "my friend is
+    pregnant"), or "" when it states it as holding or does not state it at all."""
+    present = present if present is not None else frozenset(text.words)
+    why = ""
+    for at, idx, mode in _alignments(text, pattern, present):
+        reason = _refusal(text, at, pattern, idx, mode)
+        if not reason:
+            return ""
+        if not why and reason in NEAR_MISS:
+            why = reason
+    return why
 
 
 def matches(text: str, pattern: str) -> bool:
@@ -480,14 +522,10 @@ class KnowledgeBase:
         "diabetic" (type 2); "recently retired" (a role) still is "retired" (an age)."""
         read = fact_text(text)
         present = frozenset(read.words)
-        animal = ANIMALS.search(text.lower()) is not None
         found: list[tuple[Entry, str, frozenset[int]]] = []
-        for entry, candidates in self._index.candidates(present):
+        for entry, candidates in self._candidates(text, present):
             best: tuple[str, frozenset[int]] | None = None
             for pattern in candidates:
-                words = pattern.words
-                if animal and "year" in words and "old" in words:
-                    continue  # "Luna, the cat, is 5 years old" is not a child's age
                 at = match_at(read, pattern, present)
                 if at is None:
                     continue
@@ -501,6 +539,35 @@ class KnowledgeBase:
             for entry, pattern, at in found
             if not any(at < other and e.type == entry.type for e, _, other in found)
         ]
+
+    def _candidates(
+        self, text: str, present: frozenset[str]
+    ) -> Iterator[tuple[Entry, list[Pattern]]]:
+        """``_PatternIndex.candidates``, less a child's age where an animal's is meant:
+        "Luna, the cat, is 5 years old"."""
+        animal = ANIMALS.search(text.lower()) is not None
+        for entry, candidates in self._index.candidates(present):
+            if animal:
+                candidates = [p for p in candidates if not {"year", "old"} <= set(p.words)]
+            if candidates:
+                yield entry, candidates
+
+    def refused_facts(self, text: str) -> list[tuple[Entry, str, str]]:
+        """Entries whose fact ``text`` states only as not holding for the speaker (negated,
+        hypothetical, over, or someone else's: ``near_miss``) and nowhere as holding, each
+        with the pattern and why: "I'm thinking about going vegan" of a vegan diet."""
+        read = fact_text(text)
+        present = frozenset(read.words)
+        out: list[tuple[Entry, str, str]] = []
+        for entry, candidates in self._candidates(text, present):
+            if any(match_at(read, p, present) is not None for p in candidates):
+                continue
+            for pattern in candidates:
+                why = near_miss(read, pattern, present)
+                if why:
+                    out.append((entry, pattern.text, why))
+                    break
+        return out
 
     def patterns(self) -> list[tuple[str, str]]:
         """(entry id, pattern) for every fact pattern, for embedding-based matching."""

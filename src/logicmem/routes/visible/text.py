@@ -376,7 +376,9 @@ class FactText(NamedTuple):
     clause and segment number, its ``form`` as written ("past", "ing" or "", see
     ``word_form``), whether it states the past (a past form not after *have* or *be*:
     "took", not "has taken" or "is diagnosed"), whether it came from a first-person word
-    ("I", "my", "me"...), and whether a ``poss`` is the verb *have*."""
+    ("I", "my", "me"...), whether a ``poss`` is the verb *have*, and whether it is joined
+    by a hyphen to the next word, which is not a number ("no" in "a no-spray lawn",
+    "peanut" in "a peanut-free school"; not "covid" in "covid-19")."""
 
     words: tuple[str, ...]
     clause: tuple[int, ...]
@@ -385,6 +387,16 @@ class FactText(NamedTuple):
     past: tuple[bool, ...]
     first_person: tuple[bool, ...]
     have: tuple[bool, ...]
+    joined: tuple[bool, ...]
+
+
+# Framings that put what follows into a possible future, read as "considering" (a
+# hypothetical): "thinking about going vegan", "dreaming of owning a horse", "toying with
+# the idea of moving". Only before a verb in -ing: "thinking about my diagnosis" is a fact.
+_MULLING = re.compile(
+    r"\b(?:think(?:s|ing)?|thought|dream(?:s|ing|t|ed)?)\s+(?:about|of)\s+(?=[a-z]+ing\b)"
+    r"|\btoy(?:s|ing|ed)?\s+with\s+the\s+idea\s+of\b"
+)
 
 
 def fact_text(text: str) -> FactText:
@@ -393,6 +405,7 @@ def fact_text(text: str) -> FactText:
     if not ANIMALS.search(text):
         text = _AGE.sub(lambda m: f"{m.group(0)} {m.group(1)} year old", text)
     text = re.sub(r"\bused to\b", "formerly", text)
+    text = _MULLING.sub("considering ", text)
     # "works as a nurse" states what "is a nurse" does; "worked as" what "was" does.
     text = re.sub(r"\b(?:works?|working|employed|serves?|serving) as\b", "is", text)
     text = re.sub(r"\b(?:worked|served) as\b", "was", text)
@@ -403,6 +416,7 @@ def fact_text(text: str) -> FactText:
     past: list[bool] = []
     first: list[bool] = []
     have: list[bool] = []
+    joined: list[bool] = []
     c = s = 0
     pending_first = False
 
@@ -416,6 +430,7 @@ def fact_text(text: str) -> FactText:
         form.append(shape)
         first.append(mine or pending_first)
         have.append(verb)
+        joined.append(False)
         pending_first = False
 
     pos = 0
@@ -451,8 +466,9 @@ def fact_text(text: str) -> FactText:
             put(mapped, mine=mine, verb=plain in _HAVE_VERB)
             continue
         parts = [p for p in plain.split("-") if p]
-        for part in parts:
+        for n, part in enumerate(parts):
             put(lemma(part), word_form(part), mine=mine)
+            joined[-1] = n + 1 < len(parts) and not parts[n + 1].isdigit()
     return FactText(
         tuple(words),
         tuple(clause),
@@ -461,6 +477,7 @@ def fact_text(text: str) -> FactText:
         tuple(past),
         tuple(first),
         tuple(have),
+        tuple(joined),
     )
 
 
