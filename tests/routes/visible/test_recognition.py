@@ -19,7 +19,7 @@ from logicmem.routes.visible.criticality import (
     authored_examples,
     prototypes,
 )
-from logicmem.routes.visible.kb import load_kb, match_at, matches
+from logicmem.routes.visible.kb import OTHER, PAST, POLARITY, load_kb, match_at, matches
 from logicmem.routes.visible.text import (
     fact_sentence,
     fact_text,
@@ -240,6 +240,63 @@ def test_a_fact_is_not_given_a_neighbouring_entry(text: str, entry: str) -> None
     assert entry not in _ids(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "pattern", "holds"),
+    [
+        # a part of a hyphenated compound is neither a pattern's word nor a negation
+        ("We hired a no-spray yard service.", "no yard", False),
+        ("The kids' school is peanut-free.", "peanut allergy", False),
+        ("I'm dog-sitting for a neighbour this week.", "my dog", False),
+        ("I'm a no-fuss vegan.", "vegan", True),
+        ("We have no yard.", "no yard", True),
+        ("Jo tested positive for covid-19.", "tested positive for covid-19", True),
+        ("Jo has covid-19.", "covid-19", True),
+        # mulling a change over is not having made it
+        ("I'm thinking about going vegan.", "vegan", False),
+        ("Jo dreams of owning a horse.", "own a horse", False),
+        ("We're toying with the idea of getting a puppy.", "getting a puppy", False),
+        ("I keep thinking about my divorce.", "going through a divorce", False),
+        # a past "started" or "began" says what goes on now
+        ("Our youngest just started solids.", "starting solids", True),
+        ("Jo started chemo last week.", "starting chemo", True),
+        ("Jo began physical therapy in May.", "begin physical therapy", True),
+        ("Jo started and then quit chemo.", "starting chemo", False),
+    ],
+)
+def test_compounds_mulling_and_onsets(text: str, pattern: str, holds: bool) -> None:
+    assert matches(text, pattern) is holds
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "why"),
+    [
+        ("I'm thinking about going vegan.", "diet-vegan", POLARITY),
+        ("Sam isn't allergic to penicillin after all.", "allergy-penicillin", POLARITY),
+        ("Sam might try keto next month.", "diet-keto-low-carb", POLARITY),
+        ("Sam wore braces in middle school.", "cond-braces", PAST),
+        ("Sam's coworker is allergic to peanuts.", "allergy-peanut", OTHER),
+    ],
+)
+def test_a_fact_stated_as_not_holding_is_a_near_miss_of_its_entry(
+    text: str, entry: str, why: str
+) -> None:
+    kb = load_kb()
+    assert not kb.match_facts(text)
+    refused = {(e.id, reason) for e, _, reason in kb.refused_facts(text)}
+    assert (entry, why) in refused, refused
+
+
+def test_a_fact_that_holds_or_is_not_stated_is_no_near_miss() -> None:
+    kb = load_kb()
+    assert not kb.refused_facts("Sam is allergic to penicillin.")  # it holds
+    assert not kb.refused_facts("Sam went to the beach on Sunday.")  # nothing stated
+    assert not kb.refused_facts("We hired a no-spray yard service.")  # a compound
+    # one pattern refused and another holding: the entry is stated, not a near miss
+    stated = "Sam is not a vegetarian. Sam is vegan."
+    assert "diet-vegan" in {e.id for e, _ in kb.match_facts(stated)}
+    assert "diet-vegan" not in {e.id for e, _, _ in kb.refused_facts(stated)}
+
+
 def test_the_old_precision_guards_still_hold() -> None:
     assert not matches("Jo was a realtor in 2010.", "i'm a realtor")
     assert matches("Jo was recently evicted.", "was evicted")
@@ -382,6 +439,28 @@ def test_chatty_routines_and_news_are_not_standing_constraints(
     critical = {t: (a.ctype, a.entries) for t, a in zip(CHAT, found, strict=True) if a.critical}
     assert not critical
     assert all(not a.entries for a in found)
+
+
+# A fact the resource reads, said as not holding, beside the same fact said as holding.
+NEAR_MISSES = [
+    ("Sam might try keto after the holidays.", "Sam has been keto since January."),
+    ("Turns out Sam isn't lactose intolerant after all.", "Sam is lactose intolerant."),
+    ("Sam took blood thinners for a few months back in 2019.", "Sam takes blood thinners."),
+]
+
+
+@pytest.mark.slow
+def test_a_fact_said_as_not_holding_is_not_a_constraint_of_its_type(
+    real: tuple[CriticalityAssessor, Embedder],
+) -> None:
+    """The classifier judges these by their words; the resource reads the fact they resemble
+    as negated, hypothetical or over, which vetoes the classifier's verdict of that type."""
+    texts = [t for pair in NEAR_MISSES for t in pair]
+    found = dict(zip(texts, _assess(real, texts), strict=True))
+    for near, holds in NEAR_MISSES:
+        assert found[holds].critical, holds
+        assert not found[near].critical, (near, found[near].reason)
+        assert "as not holding" in found[near].reason
 
 
 def test_the_pattern_index_offers_every_pattern_a_sentence_states() -> None:
