@@ -34,22 +34,31 @@ Whichever way, a match is refused when what it states does not hold for the spea
 
 - a negation, hypothetical or cessation between its words or within three words before
   it in its comma-delimited segment ("not allergic", "no longer vegan", "if I were
-  pregnant", "would love to get a dog", "stopped taking warfarin"); a first-person subject
-  closes that scope ("I should mention I'm allergic" holds) unless "if", "whether" or
-  "unless" precedes it; a pattern's own negation ("don't have a car") is its fact;
+  pregnant", "would love to get a dog", "stopped taking warfarin", "thinking about going
+  vegan"); a first-person subject closes that scope ("I should mention I'm allergic"
+  holds) unless "if", "whether" or "unless" precedes it; a pattern's own negation ("don't
+  have a car") is its fact; the first part of a hyphenated compound negates nothing ("a
+  no-fuss vegan");
 - a past state where the pattern states a present one: a past *be*, "used to", "once" or
   a past verb ("was on warfarin", "took Accutane", "lived in Phoenix", "drove for Uber in
-  college"); a past *had* only before possession ("had a dog", while "had back surgery"
+  college"), but not a past "started" or "began" ("just started solids"); a past *had*
+  only before possession ("had a dog", while "had back surgery"
   still counts); "was diagnosed with", "was prescribed" start a state; a past-event
   pattern ("had a concussion", "came down with the flu") still matches, unless the clause
   goes on to an earlier time of life ("as a kid", "in high school");
 - another person as the subject ("my friend is pregnant", "my coworker's dog"); a topic
   ("a documentary about long-haul truckers"); a modifier of another noun ("a flu shot", "a
-  cold brew", "a vegan burger"); an open future ("a half marathon someday");
+  cold brew", "a vegan burger"), or a part of a hyphenated one ("a no-spray yard", "a
+  peanut-free school"); an open future ("a half marathon someday");
 - an animal's age for a child's ("Luna, the cat, is 5"), and a pattern of numbers only.
 
 Where two entries of one type match and one match's content words lie inside the other's,
 the wider match wins ("type 1 diabetes" is not also "diabetic", a type 2 entry).
+
+``KnowledgeBase.refused_facts`` gives the other side: the entries whose fact a memory
+states with the words in place but as negated or hypothetical, over, or someone else's
+(``near_miss``), and nowhere as holding. The assessor uses it to overrule an embedding
+classifier that reads "Turns out I'm not lactose intolerant" as an intolerance.
 """
 
 from __future__ import annotations
