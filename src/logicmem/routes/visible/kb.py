@@ -285,9 +285,12 @@ def _blocks(text: FactText, j: int, pattern: Pattern) -> bool:
 
 # Why a match does not state the fact as holding for the speaker (``_refusal``): its words
 # do not form the fact (a compound, another predicate, a topic); or they do, and the fact
-# is negated or put off, over, or someone else's. The last three make the sentence a near
-# miss of the fact (``KnowledgeBase.refused_facts``).
+# is negated or put off, over (a state that ended), or someone else's, which make the
+# sentence a near miss of the fact (``KnowledgeBase.refused_facts``); or the pattern's
+# event is done ("walked the Camino" for "walking the camino"), which is no near miss: what
+# it led to may well hold.
 STRUCTURE, POLARITY, PAST, OTHER = "structure", "polarity", "past", "other"
+DONE = "done"  # a past event the pattern states as pending: it may have left a new state
 NEAR_MISS = frozenset([POLARITY, PAST, OTHER])
 
 
@@ -365,8 +368,13 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
     # surgery"; "was diagnosed with" and "was prescribed" start a state), a past verb
     # ("took Accutane", "lived in Phoenix").
     if not pattern.past:
-        if any(text.past[j] and words[j] not in _BEGUN for j in at):
-            return PAST
+        done = [j for j in at if text.past[j] and words[j] not in _BEGUN]
+        if any(words[j] in _STATE_VERBS for j in done):
+            return PAST  # "took blood thinners": a state that ended
+        if done:
+            # "walked the Camino", "got back from the trip": an event done, which may have
+            # left a state of its own; unless at an earlier time of life.
+            return PAST if _earlier(text, hi) else DONE
         for j in _before(text, lo, text.clause):
             if words[j] in _FORMERLY or (words[j] == "had" and pattern.words[0] == "poss"):
                 nxt = next((k for k in range(j + 1, lo) if words[k] not in _ADVERBS), lo)
