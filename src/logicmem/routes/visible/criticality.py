@@ -377,18 +377,6 @@ class CriticalityAssessor:
             near = float(crit_sims[i, j])
             ctype = self.kb.entries[linked[0]].type if linked else labels[j][0]
             kind = ctype.replace("_", " ")
-            refused = [
-                (entry, pattern, why)
-                for entry, pattern, why in self.kb.refused_facts(text)
-                if entry.type == ctype or entry.id in linked
-            ]
-            if refused:
-                # The resource reads the fact the embedding resembles, and reads it as not
-                # holding for the speaker: "I'm thinking about going vegan".
-                entry, pattern, why = refused[0]
-                reason = f"states '{pattern}' as not holding ({NEAR_MISS_WHY[why]})"
-                out.append(Assessment(False, p, ctype, reason))
-                continue
             vetoed = float(ord_best[i]) - near >= ORDINARY_VETO
             if p >= self.threshold and not vetoed and supported[i]:
                 assessment = Assessment(
@@ -401,6 +389,10 @@ class CriticalityAssessor:
             else:
                 out.append(Assessment(False, p))
                 continue
+            refused = self._refused(text, ctype, linked)
+            if refused:
+                out.append(Assessment(False, p, ctype, refused))
+                continue
             # A constraint no entry is close enough to link still gets the closest entry's
             # keys: without keys only its own similarity to a request can engage it, and a
             # constraint that decides an answer is rarely similar to the request.
@@ -408,6 +400,15 @@ class CriticalityAssessor:
             assessment.borrowed = not linked
             out.append(assessment)
         return out
+
+    def _refused(self, text: str, ctype: str, linked: list[str]) -> str:
+        """Why a memory the embedding rules judge a constraint of ``ctype`` (linking
+        ``linked``) is none: the resource reads the fact it resembles there, as not holding
+        for the speaker ("I'm thinking about going vegan"); "" when it does not."""
+        for entry, pattern, why in self.kb.refused_facts(text):
+            if entry.type == ctype or entry.id in linked:
+                return f"states '{pattern}' as not holding ({NEAR_MISS_WHY[why]})"
+        return ""
 
     def entry_similarities(self, sims: np.ndarray) -> np.ndarray:
         """Per entry (``_Prototypes.entries``), the cosine of a memory to its closest
