@@ -206,6 +206,8 @@ def test_a_fact_in_another_form_matches_its_entry(text: str, entry: str) -> None
         "My neighbor's dog barks all night.",
         "Sam's brother is an ER nurse.",
         "My friend says she's vegan now.",
+        "A friend of mine is pregnant with twins.",
+        "An old colleague of ours just went vegan.",
         # everyday chat
         "Sam runs three mornings a week along the river.",
         "Sam is training for a 10k in the spring.",
@@ -275,6 +277,7 @@ def test_compounds_mulling_and_onsets(text: str, pattern: str, holds: bool) -> N
         ("Sam might try keto next month.", "diet-keto-low-carb", POLARITY),
         ("Sam wore braces in middle school.", "cond-braces", PAST),
         ("Sam's coworker is allergic to peanuts.", "allergy-peanut", OTHER),
+        ("A friend of mine takes warfarin.", "med-warfarin", OTHER),
     ],
 )
 def test_a_fact_stated_as_not_holding_is_a_near_miss_of_its_entry(

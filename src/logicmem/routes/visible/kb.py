@@ -46,7 +46,8 @@ Whichever way, a match is refused when what it states does not hold for the spea
   still counts); "was diagnosed with", "was prescribed" start a state; a past-event
   pattern ("had a concussion", "came down with the flu") still matches, unless the clause
   goes on to an earlier time of life ("as a kid", "in high school");
-- another person as the subject ("my friend is pregnant", "my coworker's dog"); a topic
+- another person as the subject ("my friend is pregnant", "my coworker's dog", "a friend of
+  mine takes warfarin"); a topic
   ("a documentary about long-haul truckers"); a modifier of another noun ("a flu shot", "a
   cold brew", "a vegan burger"), or a part of a hyphenated one ("a no-spray yard", "a
   peanut-free school"); an open future ("a half marathon someday");
@@ -398,11 +399,16 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
         return PAST  # "as a teenager" is a time of life, not a present age
     # Someone else's fact: "my friend is pregnant", "my coworker's dog".
     if not text.first_person[lo]:
-        for j in range(lo - 1, max(-1, lo - 5), -1):
-            if text.clause[j] != text.clause[lo] or text.first_person[j]:
-                break
+        j, counted = lo - 1, 0
+        while j >= 0 and counted < 4 and text.clause[j] == text.clause[lo]:
+            if text.first_person[j]:
+                if j > 0 and words[j - 1] == "of":
+                    j -= 2  # "a friend of mine" is still the friend: "of mine" is skipped
+                    continue
+                break  # "I", "my": the speaker's own
             if words[j] in OTHER_PEOPLE:
                 return OTHER
+            j, counted = j - 1, counted + 1
     return ""
 
 
