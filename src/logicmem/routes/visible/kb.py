@@ -58,7 +58,7 @@ the wider match wins ("type 1 diabetes" is not also "diabetic", a type 2 entry).
 
 ``KnowledgeBase.refused_facts`` gives the other side: the entries whose fact a memory
 states with the words in place but as negated or hypothetical, over, or someone else's
-(``near_miss``), and nowhere as holding. The assessor uses it to overrule an embedding
+(``_refusal``), and nowhere as holding. The assessor uses it to overrule an embedding
 classifier that reads "Turns out I'm not lactose intolerant" as an intolerance.
 """
 
@@ -454,21 +454,6 @@ def match_at(
     return None
 
 
-def near_miss(text: FactText, pattern: Pattern, present: frozenset[str] | None = None) -> str:
-    """Why ``text`` states ``pattern``'s fact only as not holding for the speaker (one of
-    ``NEAR_MISS``: "not allergic", "would love a dog", "was on warfarin", "my friend is
-    pregnant"), or "" when it states it as holding or does not state it at all."""
-    present = present if present is not None else frozenset(text.words)
-    why = ""
-    for at, idx, mode in _alignments(text, pattern, present):
-        reason = _refusal(text, at, pattern, idx, mode)
-        if not reason:
-            return ""
-        if not why and reason in NEAR_MISS:
-            why = reason
-    return why
-
-
 def matches(text: str, pattern: str) -> bool:
     """Whether ``text`` states the fact of ``pattern``."""
     return match_at(fact_text(text), compile_pattern(pattern)) is not None
@@ -577,19 +562,27 @@ class KnowledgeBase:
 
     def refused_facts(self, text: str) -> list[tuple[Entry, str, str]]:
         """Entries whose fact ``text`` states only as not holding for the speaker (negated,
-        hypothetical, over, or someone else's: ``near_miss``) and nowhere as holding, each
-        with the pattern and why: "I'm thinking about going vegan" of a vegan diet."""
+        hypothetical, over, or someone else's: a ``NEAR_MISS`` reason of ``_refusal``) and
+        nowhere as holding, each with the first such pattern and why: "I'm thinking about
+        going vegan" of a vegan diet. Each alignment of each pattern is judged once."""
         read = fact_text(text)
         present = frozenset(read.words)
         out: list[tuple[Entry, str, str]] = []
         for entry, candidates in self._candidates(text, present):
-            if any(match_at(read, p, present) is not None for p in candidates):
-                continue
+            first: tuple[str, str] | None = None
+            holds = False
             for pattern in candidates:
-                why = near_miss(read, pattern, present)
-                if why:
-                    out.append((entry, pattern.text, why))
+                for at, idx, mode in _alignments(read, pattern, present):
+                    reason = _refusal(read, at, pattern, idx, mode)
+                    if not reason:
+                        holds = True  # stated as holding: no near miss of this entry
+                        break
+                    if first is None and reason in NEAR_MISS:
+                        first = (pattern.text, reason)
+                if holds:
                     break
+            if first is not None and not holds:
+                out.append((entry, *first))
         return out
 
     def patterns(self) -> list[tuple[str, str]]:
