@@ -504,6 +504,34 @@ def test_half_age_and_negatives_shown_are_recorded(
     assert "negatives shown @2" in text and "- options: half B, distractors 2 (random age)" in text
 
 
+def test_opaque_user_ids_store_and_ask_under_the_same_id(
+    cli_env, tmp_path: Path, background: Path, inmind_halves: Path
+) -> None:
+    """--user-ids opaque: the turns keep the user's name, the store files them under an
+    account-style id, and every probe asks under that id (a probe asked under the name
+    would find nothing)."""
+
+    def results(name: str, *args: str) -> dict[str, Any]:
+        out = tmp_path / name
+        base = ["inmind", "--tasks", str(inmind_halves), "--background", str(background)]
+        common = ["--methods", "full,dense", "--k", "2", "--no-plots", "--quiet", "--no-cache"]
+        assert main([*base, *common, *args, "--out", str(out)]) == 0
+        return dict(json.loads((out / "results.json").read_text()))
+
+    named, opaque = results("named"), results("opaque", "--user-ids", "opaque")
+    assert (named["config"]["bench"]["user_ids"], opaque["config"]["bench"]["user_ids"]) == (
+        "name",
+        "opaque",
+    )
+    for method in ("full", "dense"):
+        assert (
+            opaque["methods"][method]["target_recall"] == named["methods"][method]["target_recall"]
+        )
+    assert opaque["methods"]["full"]["target_recall"]["2"] > 0
+    assert "- options: opaque user ids" in (tmp_path / "opaque" / "report.md").read_text()
+    assert "opaque user ids" not in (tmp_path / "named" / "report.md").read_text()
+
+
 @pytest.mark.parametrize(
     "benchmark",
     [

@@ -28,7 +28,13 @@ from logicmem.bench.adapters import imlogic, inmind, locomo, recall
 from logicmem.bench.adapters.common import AGES, InjectionOptions
 from logicmem.bench.cache import CachingEmbedder, default_cache_dir
 from logicmem.bench.data import HALVES, load_backgrounds
-from logicmem.bench.engine import Engine, consolidation_summary, store_summary, usage_summary
+from logicmem.bench.engine import (
+    USER_IDS,
+    Engine,
+    consolidation_summary,
+    store_summary,
+    usage_summary,
+)
 from logicmem.bench.methods import available, resolve
 from logicmem.cli.output import writable_dir
 from logicmem.config import Settings, load_settings
@@ -81,6 +87,14 @@ def _common(p: argparse.ArgumentParser, default_k: str) -> None:
         "never reads $LOGICMEM_STORE: it must not write into a user's store",
     )
     p.add_argument("--label", help="a name for this run in docs/benchmarks.md")
+    p.add_argument(
+        "--user-ids",
+        choices=USER_IDS,
+        default="name",
+        help="name: the store's user id is the user's name, as the turns give it; opaque: "
+        "an account-style id ('user-' and 8 hex digits of the name) while the turns keep "
+        "the name, as in a deployment whose user ids are not names (default name)",
+    )
 
 
 def _injected(p: argparse.ArgumentParser, what: str) -> None:
@@ -193,6 +207,7 @@ class Setup:
             llm=llm,
             progress=not self.args.quiet,
             store=self.store,
+            user_ids=self.args.user_ids,
         )
 
     def options(self, **extra: Any) -> dict[str, Any]:
@@ -200,6 +215,7 @@ class Setup:
             "methods": [m.name for m in self.methods],
             "ks": self.ks,
             "limit": self.args.limit,
+            "user_ids": self.args.user_ids,
             **extra,
         }
 

@@ -57,6 +57,9 @@ class Probe:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
+USER_IDS = ("name", "opaque")
+
+
 @dataclass
 class Plan:
     """One store to build and the probes to ask of it."""
@@ -174,16 +177,23 @@ class Engine:
         progress: bool = True,
         workdir: Path | None = None,
         store: str | None = None,
+        user_ids: str = "name",
     ) -> None:
         """``store``: where the bench builds its throwaway stores: None or a SQLite URL,
         files in a temporary folder; ``postgresql://...``, schemas in that database, each
-        dropped when its plan is done (templates when the engine closes)."""
+        dropped when its plan is done (templates when the engine closes). ``user_ids``:
+        ``name``, the store's user id is the user's name as the turns give it; ``opaque``,
+        an account-style id ("user-" and 8 hex digits of the name) while the turns keep the
+        name, as in a deployment whose user ids are not names."""
         self.settings = settings
         self.embedder = embedder
         self.methods = methods
         self.ks = sorted(set(ks))
         self.llm = llm
         self.progress = progress
+        if user_ids not in USER_IDS:
+            raise ValueError(f"user_ids must be one of {USER_IDS}, got {user_ids!r}")
+        self.user_ids = user_ids
         self._tmp = tempfile.TemporaryDirectory(prefix="logicmem-bench-", dir=workdir)
         self.workdir = Path(self._tmp.name)
         self._templates: dict[str, str] = {}
@@ -227,16 +237,21 @@ class Engine:
 
             drop_schema(url)
 
+    def user_id(self, plan: Plan) -> str:
+        """The store's id for the plan's user (see ``user_ids``)."""
+        if self.user_ids == "opaque":
+            return "user-" + hashlib.sha256(plan.user_id.encode()).hexdigest()[:8]
+        return plan.user_id
+
     def _memory(self, url: str) -> Memory:
         return Memory(url, config=self.settings, embedder=self.embedder, llm=self.llm)
 
-    @staticmethod
-    def _add(mem: Memory, plan: Plan, sessions: list[Session]) -> None:
+    def _add(self, mem: Memory, plan: Plan, sessions: list[Session]) -> None:
         for s in sessions:
             if s.turns:
                 mem.add(
                     s.turns,
-                    user_id=plan.user_id,
+                    user_id=self.user_id(plan),
                     session_id=s.id,
                     timestamp=s.date,
                     infer=plan.infer,
@@ -244,7 +259,7 @@ class Engine:
 
     def _template(self, plan: Plan) -> str:
         blob = json.dumps(
-            [plan.user_id, plan.infer, [[s.id, s.date, s.turns] for s in plan.background]],
+            [self.user_id(plan), plan.infer, [[s.id, s.date, s.turns] for s in plan.background]],
             sort_keys=True,
         )
         key = hashlib.sha256(blob.encode()).hexdigest()[:20]
@@ -283,7 +298,9 @@ class Engine:
         then only the plan's own sessions, as a deployed system would after each session."""
         if not self.consolidators:
             return
-        for name, stats in mem.consolidate(user_id=plan.user_id, only=self.consolidators).items():
+        for name, stats in mem.consolidate(
+            user_id=self.user_id(plan), only=self.consolidators
+        ).items():
             self.consolidation.append({"consolidator": name, "stage": stage, **stats})
 
     def prefetch(self, plans: list[Plan], batch: int = 256) -> None:
@@ -392,7 +409,7 @@ class Engine:
             for k in self.ks:
                 if cached is None or not method.k_independent:
                     items, latency = self._retrieve(
-                        mem, method, probe.query, plan.user_id, k, fixed
+                        mem, method, probe.query, self.user_id(plan), k, fixed
                     )
                     extra = answer_fn(probe, method.name, k, items) if answer_fn else {}
                     cached = (items, latency, extra)

@@ -223,12 +223,15 @@ def controls_lines(results: dict[str, Any]) -> list[str]:
 
 
 def options_lines(results: dict[str, Any]) -> list[str]:
-    """The dev half and the distractors, when the run had them: they change what n means."""
+    """The dev half, the distractors and opaque user ids, when the run had them: they
+    change what n means or what the store was given."""
     bench = (results.get("config") or {}).get("bench") or {}
     parts = [f"half {bench['half']}"] if bench.get("half") else []
     if bench.get("distractors"):
         age = f" ({bench['distractor_age']} age)" if bench.get("distractor_age") else ""
         parts.append(f"distractors {bench['distractors']}{age}")
+    if bench.get("user_ids") == "opaque":
+        parts.append("opaque user ids")
     return [f"- options: {', '.join(parts)}"] if parts else []
 
 
