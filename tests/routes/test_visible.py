@@ -90,6 +90,18 @@ def test_memories_are_compared_in_one_persons_name(text: str, user: str, expecte
     assert neutral_subject(text, user) == expected
 
 
+def test_the_user_is_renamed_under_any_name_they_speak_under() -> None:
+    text = "Omar's dog sleeps on Lena's bed; Omar walks him at six."
+    assert neutral_subject(text, "u-1842") == text
+    assert neutral_subject(text, "u-1842", ["Omar"]) == (
+        "Sam's dog sleeps on Lena's bed; Sam walks him at six."
+    )
+    assert about_user("Omar has two kids.", "u-1842") is False
+    assert about_user("Omar has two kids.", "u-1842", ["Omar"]) is True
+    assert about_user("Lena lent Omar her car.", "u-1842", ["Omar"]) is False
+    assert about_user("Lena has three kids.", "u-1842", ["Omar"]) is False
+
+
 def test_text_matching_survives_person_plural_and_possessive() -> None:
     assert contains(tokens("Maya's cats sleep a lot"), tokens("my cat"))
     assert contains(tokens("Should I buy lilies?"), tokens("lily"))
@@ -169,6 +181,28 @@ def test_criticality_from_the_knowledge_resource(store_url: str) -> None:
     assert critical == {"maya is allergic to peanuts.": "allergy",
                         "maya takes warfarin every evening.": "medication"}  # fmt: skip
     assert all(r.source == "kb" and r.reason.startswith("states") for r in rows.values())
+
+
+def test_a_user_whose_id_is_not_their_name(store_url: str) -> None:
+    """An account id ("u-1842") with turns spoken as "Omar": the memories name Omar, and
+    they are still the user's own constraints; another speaker's are not."""
+    mem = _memory(store_url)
+    said = ["I'm allergic to peanuts.", "I take warfarin every evening.", *ORDINARY]
+    mem.add(
+        [{"role": "user", "name": "Omar", "content": text} for text in said]
+        + [{"role": "other", "name": "Lena", "content": "I'm allergic to shellfish."}],
+        user_id="u-1842",
+        session_id="s",
+    )
+    rows = VisibleRepository.of(mem.store).critical_memories(Scope("u-1842"))
+    texts = {m.id: m.text for m in mem.get_all(user_id="u-1842")}
+    assert "Lena is allergic to shellfish." in texts.values()
+    assert {texts[r.memory_id] for r in rows} == {
+        "Omar is allergic to peanuts.",
+        "Omar takes warfarin every evening.",
+    }
+    ctx = mem.context("Can you give me a good pad thai recipe?", user_id="u-1842", k=4)
+    assert ctx.items[0].route == "visible" and "peanuts" in ctx.items[0].text
 
 
 @pytest.mark.parametrize(

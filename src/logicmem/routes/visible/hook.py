@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -98,13 +98,15 @@ _NOT_NAMES = frozenset(
 )
 
 
-def acts_on_user(text: str, user_id: str) -> bool:
+def acts_on_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
     """Another person's act towards the user ("Lena lent Omar her car", "Ravi sent a
     birthday card to Omar", said by Omar: "Lena lent me her car"): a name, a verb and,
-    within a few plain words, the user as its object. Not "Pollen sets off Omar's hay
-    fever" (the user's own thing) nor "Heads-up: Omar's dentist ..." (no plain verb after
-    the first word)."""
-    user = rf"(?i:{re.escape(user_id)})(?!'s)|me|us"
+    within a few plain words, the user (``user_id`` or one of the ``aliases``, the names
+    the user speaks under) as its object. Not "Pollen sets off Omar's hay fever" (the
+    user's own thing) nor "Heads-up: Omar's dentist ..." (no plain verb after the first
+    word)."""
+    names = "|".join(re.escape(n) for n in _names(user_id, aliases))
+    user = rf"(?i:{names})(?!'s)|me|us"
     pattern = rf"^[A-Z][a-z]+\s+(?!and\b|or\b)[a-z]+\s+(?:[a-z]+\s+){{0,6}}(?:{user})\b"
     return re.match(pattern, text) is not None
 
@@ -115,16 +117,25 @@ def acts_on_user(text: str, user_id: str) -> bool:
 _SPEAKER_EARLY = re.compile(r"^(?:\S+\s+){0,4}?(?:I|I'm|I've|I'd|We|we|My|my|Our|our)\b")
 
 
-def about_user(text: str, user_id: str) -> bool:
+def _names(user_id: str, aliases: Sequence[str]) -> list[str]:
+    """The user's id and the names the user speaks under, each once, longest first."""
+    found = {n.strip().lower(): n.strip() for n in (user_id, *aliases) if n and n.strip()}
+    return sorted(found.values(), key=len, reverse=True)
+
+
+def about_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
     """Whether a memory can be the user's own standing constraint: a store also holds what
     other people said about themselves ("Lena has three kids" in Omar's memory) and
-    what they did to the user (``acts_on_user``)."""
+    what they did to the user (``acts_on_user``). The user is ``user_id`` or any of the
+    ``aliases``: the names the user's own turns give as speaker, which is how memories
+    name the user when the id is an account id ("u-1842" speaking as "Omar")."""
+    names = _names(user_id, aliases)
     found = _NAMED_SUBJECT.match(text)
     name = found.group("name").lower() if found else ""
-    other = bool(name) and name not in _NOT_NAMES and name != user_id.lower()
-    if other and acts_on_user(text, user_id):
+    other = bool(name) and name not in _NOT_NAMES and name not in {n.lower() for n in names}
+    if other and acts_on_user(text, user_id, aliases):
         return False
-    if contains(tokens(text), tokens(user_id)):
+    if any(contains(tokens(text), tokens(n)) for n in names):
         return True
     if _SPEAKER_EARLY.match(text):
         return True
@@ -157,12 +168,18 @@ class VisibilityIndexer:
     def on_added(self, scope: Scope, entries: list[MemoryEntry], vectors: np.ndarray) -> None:
         if not entries or not self.settings.enabled:
             return
-        keep = [i for i, e in enumerate(entries) if about_user(e.text, scope.user_id)]
+        aliases = self._user_names(scope, entries)
+        keep = [
+            i for i, e in enumerate(entries) if about_user(e.text, scope.user_id, aliases[e.id])
+        ]
         entries = [entries[i] for i in keep]
         if not entries:
             return
         texts = [e.text for e in entries]
-        found = self.assessor.assess(texts, self._neutral_vectors(scope, texts, vectors[keep]))
+        names = [aliases[e.id] for e in entries]
+        found = self.assessor.assess(
+            texts, self._neutral_vectors(scope, texts, names, vectors[keep])
+        )
         found = self._with_llm(scope, texts, found)
         rows = []
         for entry, a in zip(entries, found, strict=True):
@@ -175,10 +192,29 @@ class VisibilityIndexer:
         if rows:
             VisibleRepository.of(self.store).set_criticality(scope.user_id, rows)
 
-    def _neutral_vectors(self, scope: Scope, texts: list[str], vectors: np.ndarray) -> np.ndarray:
-        """The memories' vectors with the user renamed as in the prototypes (see
-        ``neutral_subject``); only the renamed texts are embedded again."""
-        neutral = [neutral_subject(t, scope.user_id) for t in texts]
+    def _user_names(self, scope: Scope, entries: list[MemoryEntry]) -> dict[str, list[str]]:
+        """Per memory, the names the user speaks under in the turns it came from: the
+        speaker of each of its source turns that is the user's own (role ``user``). A
+        deployment's user id is seldom the name its memories use ("u-1842" for the turns
+        of "Omar", whose memories read "Omar takes warfarin")."""
+        wanted = {t for e in entries for t in e.source_turns}
+        speakers: dict[str, str] = {}
+        for session_id in dict.fromkeys(e.session_id for e in entries if e.session_id):
+            for turn in self.store.get_turns(scope, session_id):
+                if turn.turn_id in wanted and turn.role == "user" and turn.speaker:
+                    speakers[turn.turn_id] = turn.speaker
+        return {
+            e.id: list(dict.fromkeys(speakers[t] for t in e.source_turns if t in speakers))
+            for e in entries
+        }
+
+    def _neutral_vectors(
+        self, scope: Scope, texts: list[str], names: list[list[str]], vectors: np.ndarray
+    ) -> np.ndarray:
+        """The memories' vectors with the user (``scope.user_id`` or one of the ``names``
+        of each memory) renamed as in the prototypes (see ``neutral_subject``); only the
+        renamed texts are embedded again."""
+        neutral = [neutral_subject(t, scope.user_id, n) for t, n in zip(texts, names, strict=True)]
         changed = [i for i, (t, n) in enumerate(zip(texts, neutral, strict=True)) if t != n]
         if not changed:
             return vectors

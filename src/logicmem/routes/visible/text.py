@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from typing import NamedTuple
 
 _DROP = frozenset(
@@ -533,17 +534,19 @@ def sentence_subject(text: str) -> str:
     return found.group(1) if found else "me"
 
 
-def neutral_subject(text: str, user_id: str) -> str:
-    """The memory as the prototypes phrase it: the user named ``PROTOTYPE_SUBJECT``.
+def neutral_subject(text: str, user_id: str, aliases: Sequence[str] = ()) -> str:
+    """The memory as the prototypes phrase it: the user (``user_id``, or one of the
+    ``aliases``: the names the user speaks under) named ``PROTOTYPE_SUBJECT``.
 
     A sentence embedding carries its subject's name: "Priya works six days a week" is
     measurably further from every prototype than "Sam works six days a week", enough to
     decide whether a fact counts as critical. Comparing facts in one person's name makes
     the judgement independent of who the user is."""
     out = text
-    name = user_id.strip()
-    if re.fullmatch(r"[A-Za-z][A-Za-z .'-]{0,40}", name) and name != PROTOTYPE_SUBJECT:
-        out = re.sub(rf"\b{re.escape(name)}\b", PROTOTYPE_SUBJECT, out, flags=re.IGNORECASE)
+    for name in sorted({n.strip() for n in (user_id, *aliases)}, key=lambda n: (-len(n), n)):
+        if re.fullmatch(r"[A-Za-z][A-Za-z .'-]{0,40}", name) and name != PROTOTYPE_SUBJECT:
+            whole = rf"\b{re.escape(name)}\b"
+            out = re.sub(whole, PROTOTYPE_SUBJECT, out, flags=re.IGNORECASE)
     for pattern, repl in _FIRST_PERSON:
         out = pattern.sub(repl.format(s=PROTOTYPE_SUBJECT), out)
     return out
