@@ -84,6 +84,11 @@ def _add(mem: Memory, *texts: str, user: str = "maya") -> None:
         ("I'm allergic to my neighbour's cat.", "u-1", "Sam is allergic to Sam's neighbour's cat."),
         ("I have two kids and I work nights.", "u-1", "Sam has two kids and Sam work nights."),
         ("Carolina lives here.", "Carol", "Carolina lives here."),
+        # any script, and ids that are not names
+        ("Zoë takes warfarin; Zoë's son is two.", "Zoë", "Sam takes warfarin; Sam's son is two."),
+        ("u-1842 is vegan.", "u-1842", "Sam is vegan."),
+        ("ana@example.com rents.", "ana@example.com", "Sam rents."),
+        ("Ana rents from u-18420.", "u-1842", "Ana rents from u-18420."),
     ],
 )
 def test_memories_are_compared_in_one_persons_name(text: str, user: str, expected: str) -> None:

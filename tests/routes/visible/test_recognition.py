@@ -21,6 +21,7 @@ from logicmem.routes.visible.criticality import (
 )
 from logicmem.routes.visible.kb import OTHER, PAST, POLARITY, load_kb, match_at, matches
 from logicmem.routes.visible.text import (
+    PROTOTYPE_SUBJECT,
     fact_sentence,
     fact_text,
     fact_tokens,
@@ -389,6 +390,27 @@ def test_a_paraphrase_links_its_entry_through_the_entry_exemplars(
     for (text, entry), found in zip(PARAPHRASES, _assess(real, texts), strict=True):
         assert found.critical and found.source in ("classifier", "prototype"), text
         assert entry in found.entries, (text, found.entries)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("user", ["Zoë", "u-1842", "ana@example.com"])
+def test_the_verdict_does_not_depend_on_the_users_name_or_id(
+    real: tuple[CriticalityAssessor, Embedder], user: str
+) -> None:
+    """Facts only the classifier recognises, about a user named in another script or
+    known by an account id: judged as they are for the prototypes' own subject (unrenamed,
+    such a subject cost the classifier about half its recall on the paraphrase set)."""
+    assessor, embedder = real
+    facts = [
+        "{u} breaks out in hives around shrimp.",
+        "{u} is on a payment plan for a big hospital bill.",
+        "{u} gets winded climbing a single flight of stairs since the heart attack.",
+    ]
+    own = [f.format(u=PROTOTYPE_SUBJECT) for f in facts]
+    theirs = [neutral_subject(f.format(u=user), user) for f in facts]
+    assert theirs == own
+    expected = assessor.assess(own, np.asarray(embedder.embed(own)))
+    assert all(a.critical and a.source == "classifier" for a in expected)
 
 
 @pytest.mark.slow
