@@ -107,6 +107,25 @@ def test_the_user_is_renamed_under_any_name_they_speak_under() -> None:
     assert about_user("Lena has three kids.", "u-1842", ["Omar"]) is False
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Is allergic to peanuts.", "Sam is allergic to peanuts."),
+        ("Takes warfarin daily.", "Sam takes warfarin daily."),
+        ("Allergic to penicillin.", "Sam is allergic to penicillin."),
+        ("The user's daughter is four.", "Sam's daughter is four."),
+        ("User rents a flat.", "Sam rents a flat."),
+        ("Is it raining?", "Is it raining?"),
+        ("Peanuts are everywhere.", "Peanuts are everywhere."),
+        ("Happy Friday everyone!", "Happy Friday everyone!"),
+    ],
+)
+def test_notes_without_a_subject_or_about_the_user_are_the_users(text: str, expected: str) -> None:
+    assert neutral_subject(text, "u-1842") == expected
+    if expected != text:
+        assert about_user(text, "u-1842")
+
+
 def test_text_matching_survives_person_plural_and_possessive() -> None:
     assert contains(tokens("Maya's cats sleep a lot"), tokens("my cat"))
     assert contains(tokens("Should I buy lilies?"), tokens("lily"))
@@ -208,6 +227,17 @@ def test_a_user_whose_id_is_not_their_name(store_url: str) -> None:
     }
     ctx = mem.context("Can you give me a good pad thai recipe?", user_id="u-1842", k=4)
     assert ctx.items[0].route == "visible" and "peanuts" in ctx.items[0].text
+
+
+def test_notes_in_another_memory_layers_style_are_the_users(store_url: str) -> None:
+    """Memories stored as written (infer=False) the way other memory layers write them:
+    without a subject ("Is allergic to peanuts.") or about "the user"."""
+    mem = _memory(store_url)
+    notes = ["Is allergic to peanuts.", "The user takes warfarin every evening.", *ORDINARY]
+    mem.add(notes, user_id="u-1842", session_id="s", infer=False)
+    rows = VisibleRepository.of(mem.store).critical_memories(Scope("u-1842"))
+    texts = {m.id: m.text for m in mem.get_all(user_id="u-1842")}
+    assert {texts[r.memory_id] for r in rows} == set(notes[:2])
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from logicmem.routes.visible.criticality import (
 )
 from logicmem.routes.visible.kb import KnowledgeBase, load_kb
 from logicmem.routes.visible.repo import Criticality, MemoryKey, VisibleRepository
-from logicmem.routes.visible.text import contains, neutral_subject, tokens
+from logicmem.routes.visible.text import contains, neutral_subject, subjectless, tokens
 from logicmem.store.base import Store
 from logicmem.types import MemoryEntry, Scope
 
@@ -129,6 +129,8 @@ def about_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
     what they did to the user (``acts_on_user``). The user is ``user_id`` or any of the
     ``aliases``: the names the user's own turns give as speaker, which is how memories
     name the user when the id is an account id ("u-1842" speaking as "Omar")."""
+    if subjectless(text):
+        return True  # "Takes warfarin daily.": a memory layer's note about its user
     names = _names(user_id, aliases)
     found = _NAMED_SUBJECT.match(text)
     name = found.group("name").lower() if found else ""

@@ -522,6 +522,9 @@ _FIRST_PERSON = [
     (re.compile(r"\bI\b"), "{s}"),
     (re.compile(r"\b[Mm]y\b"), "{s}'s"),
     (re.compile(r"\b(?:[Mm]e|[Mm]yself)\b"), "{s}"),
+    # how other memory layers name whoever the memories are about
+    (re.compile(r"\b(?:[Tt]he user|User)(?='s\b|’s\b)"), "{s}"),
+    (re.compile(r"\b(?:[Tt]he user|User)\b"), "{s}"),
 ]
 
 
@@ -551,7 +554,27 @@ def neutral_subject(text: str, user_id: str, aliases: Sequence[str] = ()) -> str
             out = re.sub(whole, PROTOTYPE_SUBJECT, out, flags=re.IGNORECASE)
     for pattern, repl in _FIRST_PERSON:
         out = pattern.sub(repl.format(s=PROTOTYPE_SUBJECT), out)
+    if subjectless(out):
+        verb = "is " if out.split()[0].lower() in _ADJECTIVES else ""
+        out = f"{PROTOTYPE_SUBJECT} {verb}{out[0].lower()}{out[1:]}"
     return out
+
+
+def subjectless(text: str) -> bool:
+    """A memory written without its subject, as some memory layers store them ("Is
+    allergic to peanuts", "Takes warfarin daily", "Allergic to penicillin"): a statement
+    that opens with a verb of the third person or an adjective of state and a
+    preposition."""
+    words = text.split()
+    if not words or not words[0][:1].isupper() or text.rstrip().endswith("?"):
+        return False
+    first = words[0].lower()
+    second = words[1].lower() if len(words) > 1 else ""
+    return (
+        first in ("is", "has", "was", "had")
+        or (first.endswith("s") and (first[:-1] in _BASE_VERBS or first[:-2] in _BASE_VERBS))
+        or (first in _ADJECTIVES and second in _PREPOSITIONS)
+    )
 
 
 def _words(text: str) -> frozenset[str]:
