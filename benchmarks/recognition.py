@@ -16,6 +16,10 @@ Three hand-written sets in ``benchmarks/data`` (see its README.md):
   closer (cosine of the embedder's vectors) to each of its later requests than to a request
   on another theme, with rank statistics.
 
+Then the paraphrase and chat sentences again with the user named otherwise (a name in
+another script, an account id, "the user", no subject: ``SUBJECT_FORMS``), as other stores
+and memory layers write them: the verdicts should not depend on it.
+
 The data are validated first: the script exits with status 2 naming the file and line of
 any malformed row or any entry id the knowledge resource lacks. Runs offline. Run:
 
@@ -41,7 +45,7 @@ from logicmem.errors import InputError
 from logicmem.io.formats import iter_jsonl
 from logicmem.routes.visible.criticality import CriticalityAssessor, VectorCache
 from logicmem.routes.visible.kb import load_kb
-from logicmem.routes.visible.text import neutral_subject, sentence_subject
+from logicmem.routes.visible.text import PROTOTYPE_SUBJECT, neutral_subject, sentence_subject
 
 HERE = Path(__file__).resolve().parent
 STYLES = (
@@ -222,8 +226,53 @@ def measure(
             "paraphrase": _paraphrase(paraphrase, para_found, patterns),
             "ordinary_chat": _chat(chat, chat_found, paraphrase, para_found),
             "personal_logic": _logic(logic, stmt_found, embedder),
+            "subject_forms": _subject_forms(assessor, embedder, paraphrase, para_texts, chat_texts),
         }
     return result
+
+
+# How a store names its user, as (label, the user id the library is given, the subject as
+# written). The library renames the user to the prototypes' subject (``neutral_subject``);
+# these check that the verdicts do not depend on how the memories name the user.
+SUBJECT_FORMS = (
+    ("the prototypes' subject (Sam)", PROTOTYPE_SUBJECT, PROTOTYPE_SUBJECT),
+    ("a name in another script (Zoë)", "Zoë", "Zoë"),
+    ("an account id (u-1842)", "u-1842", "u-1842"),
+    ("'the user'", "u-1842", "The user"),
+    ("no subject ('Takes ...')", "u-1842", ""),
+)
+
+
+def _as_written(text: str, subject: str) -> str:
+    """A sentence in the prototypes' subject rewritten with ``subject`` ("" drops a leading
+    subject: "Sam takes warfarin." -> "Takes warfarin.")."""
+    if subject:
+        return re.sub(r"\bSam\b", subject, text)
+    found = re.match(r"^Sam (\w)", text)
+    return found.group(1).upper() + text[found.end() :] if found else text
+
+
+def _subject_forms(assessor, embedder, paraphrase, para_texts, chat_texts) -> dict[str, Any]:
+    """Per subject form: critical recall on the paraphrase positives, the share of near
+    misses and of ordinary chat judged critical, and how many sentences the form changed."""
+    groups = {
+        "positives": [t for t, r in zip(para_texts, paraphrase, strict=True) if r["critical"]],
+        "near_misses": [
+            t for t, r in zip(para_texts, paraphrase, strict=True) if not r["critical"]
+        ],
+        "chat": chat_texts,
+    }
+    out: dict[str, Any] = {}
+    for label, user_id, subject in SUBJECT_FORMS:
+        row: dict[str, Any] = {}
+        for name, texts in groups.items():
+            written = [_as_written(t, subject) for t in texts]
+            renamed = [neutral_subject(t, user_id) for t in written]
+            found = assessor.assess(renamed, embedder.embed(renamed))
+            row[name] = _rate(sum(bool(a.critical) for a in found), len(texts))
+            row[f"{name}_rewritten"] = sum(w != t for w, t in zip(written, texts, strict=True))
+        out[label] = row
+    return out
 
 
 def _paraphrase(rows, found, patterns) -> dict[str, Any]:
@@ -441,6 +490,19 @@ def _print_table(result: dict[str, Any]) -> None:
     print("|---|---|---|---|---|")
     for w in c["worst"]:
         print(f"| {w['text']} | {w['type']} | {w['source']} | {w['score']:.2f} | {w['reason']} |")
+
+    forms = result["subject_forms"]
+    print("\n## The same sentences, the user named otherwise\n")
+    print(
+        "| subject as written | positives judged critical | near misses | chat "
+        "| sentences rewritten (positives / near misses / chat) |\n|---|---|---|---|---|"
+    )
+    for label, m in forms.items():
+        print(
+            f"| {label} | {m['positives']:.3f} | {m['near_misses']:.3f} | {m['chat']:.3f} "
+            f"| {m['positives_rewritten']} / {m['near_misses_rewritten']} / "
+            f"{m['chat_rewritten']} |"
+        )
 
     pl = result["personal_logic"]
     print(
