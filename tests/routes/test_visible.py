@@ -116,6 +116,7 @@ def test_the_user_is_renamed_under_any_name_they_speak_under() -> None:
         ("The user's daughter is four.", "Sam's daughter is four."),
         ("User rents a flat.", "Sam rents a flat."),
         ("Is it raining?", "Is it raining?"),
+        ("Looks like rain again.", "Looks like rain again."),
         ("Peanuts are everywhere.", "Peanuts are everywhere."),
         ("Happy Friday everyone!", "Happy Friday everyone!"),
     ],

@@ -570,9 +570,13 @@ def subjectless(text: str) -> bool:
         return False
     first = words[0].lower()
     second = words[1].lower() if len(words) > 1 else ""
+    if second in ("like", "as", "if"):
+        return False  # "Looks like rain", "Seems as if ...": no one's state
+    stem = first[:-2] if first.endswith("es") else ""
     return (
         first in ("is", "has", "was", "had")
-        or (first.endswith("s") and (first[:-1] in _BASE_VERBS or first[:-2] in _BASE_VERBS))
+        or (first.endswith("s") and first[:-1] in _BASE_VERBS)
+        or (stem in _BASE_VERBS and stem.endswith(("s", "sh", "ch", "x", "z", "o")))
         or (first in _ADJECTIVES and second in _PREPOSITIONS)
     )
 
