@@ -480,15 +480,19 @@ def test_context_uses_every_enabled_route(
     assert results["methods"]["context"]["n"] == 3
 
 
+def _inmind_run(out: Path, tasks: Path, background: Path, *args: str) -> dict[str, Any]:
+    """An InMind-style run at k = 2 without plots or cache; its results.json."""
+    base = ["inmind", "--tasks", str(tasks), "--background", str(background)]
+    common = ["--k", "2", "--no-plots", "--quiet", "--no-cache"]
+    assert main([*base, *common, *args, "--out", str(out)]) == 0
+    return dict(json.loads((out / "results.json").read_text()))
+
+
 def test_half_age_and_negatives_shown_are_recorded(
     cli_env, tmp_path: Path, background: Path, inmind_halves: Path
 ) -> None:
     def results(name: str, *args: str) -> dict[str, Any]:
-        out = tmp_path / name
-        base = ["inmind", "--tasks", str(inmind_halves), "--background", str(background)]
-        common = ["--methods", "full", "--k", "2", "--no-plots", "--quiet", "--no-cache"]
-        assert main([*base, *common, *args, "--out", str(out)]) == 0
-        return dict(json.loads((out / "results.json").read_text()))
+        return _inmind_run(tmp_path / name, inmind_halves, background, "--methods", "full", *args)
 
     a = results("a", "--half", "A", "--distractors", "2", "--distractor-age", "older")
     b = results("b", "--half", "B", "--distractors", "2")
@@ -512,11 +516,8 @@ def test_opaque_user_ids_store_and_ask_under_the_same_id(
     would find nothing)."""
 
     def results(name: str, *args: str) -> dict[str, Any]:
-        out = tmp_path / name
-        base = ["inmind", "--tasks", str(inmind_halves), "--background", str(background)]
-        common = ["--methods", "full,dense", "--k", "2", "--no-plots", "--quiet", "--no-cache"]
-        assert main([*base, *common, *args, "--out", str(out)]) == 0
-        return dict(json.loads((out / "results.json").read_text()))
+        methods = ("--methods", "full,dense")
+        return _inmind_run(tmp_path / name, inmind_halves, background, *methods, *args)
 
     named, opaque = results("named"), results("opaque", "--user-ids", "opaque")
     assert (named["config"]["bench"]["user_ids"], opaque["config"]["bench"]["user_ids"]) == (
