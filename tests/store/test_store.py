@@ -39,6 +39,18 @@ def test_turns_are_idempotent_by_id(store: Store) -> None:
     assert [x.text for x in store.get_turns(Scope("u"))] == ["hello there"]
 
 
+def test_turns_by_id_in_the_order_said_and_only_the_users(store: Store) -> None:
+    said = [Turn(user_id="u", session_id="s1", turn_id=f"t{i}", speaker="u", text=f"line {i}")
+            for i in range(3)]  # fmt: skip
+    store.add_turns(said)
+    store.add_turns([Turn(user_id="v", session_id="s1", turn_id="t0", speaker="v", text="x")])
+    found = store.get_turns(Scope("u"), turn_ids=["t2", "t0", "t2", "nope"])
+    assert [(t.user_id, t.turn_id) for t in found] == [("u", "t0"), ("u", "t2")]
+    assert store.get_turns(Scope("u"), turn_ids=[]) == []
+    many = [f"x{i}" for i in range(600)] + ["t1"] + [f"y{i}" for i in range(600)]  # > one chunk
+    assert [t.turn_id for t in store.get_turns(Scope("u"), turn_ids=many)] == ["t1"]
+
+
 def test_memory_lifecycle_writes_history(store: Store) -> None:
     store.add_memory(_entry("m1", "Ana likes tea"), _vec(1), {"by": "test"})
     store.update_memory("m1", event="UPDATE", text="Ana likes green tea", vector=_vec(2))

@@ -171,7 +171,14 @@ class Store(ABC):
         """Claim memories whose write hooks an interrupted write never finished."""
 
     @abstractmethod
-    def get_turns(self, scope: Scope, session_id: str | None = None) -> list[Turn]: ...
+    def get_turns(
+        self,
+        scope: Scope,
+        session_id: str | None = None,
+        turn_ids: Sequence[str] | None = None,
+    ) -> list[Turn]:
+        """The scope's turns in the order said; of one session, and only ``turn_ids``,
+        when given."""
 
     # -- memories -------------------------------------------------------------------------
     @abstractmethod

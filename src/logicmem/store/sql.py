@@ -264,16 +264,30 @@ class SQLStore(Store):
                     new.append(turn)
         return new
 
-    def get_turns(self, scope: Scope, session_id: str | None = None) -> list[Turn]:
+    def get_turns(
+        self,
+        scope: Scope,
+        session_id: str | None = None,
+        turn_ids: Sequence[str] | None = None,
+    ) -> list[Turn]:
         clause, params = scope_sql(scope)
         if session_id is not None:
             clause += " AND session_id = ?"
             params.append(session_id)
+        if turn_ids is None:
+            with self.errors():
+                rows = self.db.execute(
+                    sql.SELECT_TURNS + clause + " ORDER BY seq", [scope.user_id, *params]
+                ).fetchall()
+            return [row_to_turn(r) for r in rows]
+        ids = list(dict.fromkeys(turn_ids))
+        found = []
         with self.errors():
-            rows = self.db.execute(
-                sql.SELECT_TURNS + clause + " ORDER BY seq", [scope.user_id, *params]
-            ).fetchall()
-        return [row_to_turn(r) for r in rows]
+            for i in range(0, len(ids), 500):
+                chunk = ids[i : i + 500]
+                query = sql.SELECT_TURNS + clause + f" AND turn_id IN ({marks(len(chunk))})"
+                found += self.db.execute(query, [scope.user_id, *params, *chunk]).fetchall()
+        return sorted((row_to_turn(r) for r in found), key=lambda t: t.seq)
 
     def claim_pending(self, *, user_id: str | None = None) -> list[tuple[Turn, bool]]:
         """Claim the turns left pending by an interrupted write that nobody is finishing

@@ -19,7 +19,13 @@ from logicmem.routes.visible.criticality import (
 )
 from logicmem.routes.visible.kb import KnowledgeBase, load_kb
 from logicmem.routes.visible.repo import Criticality, MemoryKey, VisibleRepository
-from logicmem.routes.visible.text import contains, neutral_subject, subjectless, tokens
+from logicmem.routes.visible.text import (
+    contains,
+    neutral_subject,
+    subjectless,
+    tokens,
+    user_names,
+)
 from logicmem.store.base import Store
 from logicmem.types import MemoryEntry, Scope
 
@@ -105,7 +111,7 @@ def acts_on_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
     the user speaks under) as its object. Not "Pollen sets off Omar's hay fever" (the
     user's own thing) nor "Heads-up: Omar's dentist ..." (no plain verb after the first
     word)."""
-    names = "|".join(re.escape(n) for n in _names(user_id, aliases))
+    names = "|".join(re.escape(n) for n in user_names(user_id, aliases))
     user = rf"(?i:{names})(?!'s)|me|us"
     pattern = rf"^[A-Z][a-z]+\s+(?!and\b|or\b)[a-z]+\s+(?:[a-z]+\s+){{0,6}}(?:{user})\b"
     return re.match(pattern, text) is not None
@@ -117,12 +123,6 @@ def acts_on_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
 _SPEAKER_EARLY = re.compile(r"^(?:\S+\s+){0,4}?(?:I|I'm|I've|I'd|We|we|My|my|Our|our)\b")
 
 
-def _names(user_id: str, aliases: Sequence[str]) -> list[str]:
-    """The user's id and the names the user speaks under, each once, longest first."""
-    found = {n.strip().lower(): n.strip() for n in (user_id, *aliases) if n and n.strip()}
-    return sorted(found.values(), key=len, reverse=True)
-
-
 def about_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
     """Whether a memory can be the user's own standing constraint: a store also holds what
     other people said about themselves ("Lena has three kids" in Omar's memory) and
@@ -131,7 +131,7 @@ def about_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
     name the user when the id is an account id ("u-1842" speaking as "Omar")."""
     if subjectless(text):
         return True  # "Takes warfarin daily.": a memory layer's note about its user
-    names = _names(user_id, aliases)
+    names = user_names(user_id, aliases)
     found = _NAMED_SUBJECT.match(text)
     name = found.group("name").lower() if found else ""
     other = bool(name) and name not in _NOT_NAMES and name not in {n.lower() for n in names}
@@ -199,12 +199,12 @@ class VisibilityIndexer:
         speaker of each of its source turns that is the user's own (role ``user``). A
         deployment's user id is seldom the name its memories use ("u-1842" for the turns
         of "Omar", whose memories read "Omar takes warfarin")."""
-        wanted = {t for e in entries for t in e.source_turns}
-        speakers: dict[str, str] = {}
-        for session_id in dict.fromkeys(e.session_id for e in entries if e.session_id):
-            for turn in self.store.get_turns(scope, session_id):
-                if turn.turn_id in wanted and turn.role == "user" and turn.speaker:
-                    speakers[turn.turn_id] = turn.speaker
+        wanted = list(dict.fromkeys(t for e in entries for t in e.source_turns))
+        speakers = {
+            turn.turn_id: turn.speaker
+            for turn in self.store.get_turns(scope, turn_ids=wanted)
+            if turn.role == "user" and turn.speaker
+        }
         return {
             e.id: list(dict.fromkeys(speakers[t] for t in e.source_turns if t in speakers))
             for e in entries

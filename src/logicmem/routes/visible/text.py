@@ -523,7 +523,6 @@ _FIRST_PERSON = [
     (re.compile(r"\b[Mm]y\b"), "{s}'s"),
     (re.compile(r"\b(?:[Mm]e|[Mm]yself)\b"), "{s}"),
     # how other memory layers name whoever the memories are about
-    (re.compile(r"\b(?:[Tt]he user|User)(?='s\b|’s\b)"), "{s}"),
     (re.compile(r"\b(?:[Tt]he user|User)\b"), "{s}"),
 ]
 
@@ -537,6 +536,13 @@ def sentence_subject(text: str) -> str:
     return found.group(1) if found else "me"
 
 
+def user_names(user_id: str, aliases: Sequence[str] = ()) -> list[str]:
+    """The user's id and the names the user speaks under, each once (whatever the case),
+    longest first, so a longer name is matched before a name inside it."""
+    found = {n.strip().lower(): n.strip() for n in (user_id, *aliases) if n and n.strip()}
+    return sorted(found.values(), key=lambda n: (-len(n), n))
+
+
 def neutral_subject(text: str, user_id: str, aliases: Sequence[str] = ()) -> str:
     """The memory as the prototypes phrase it: the user (``user_id``, or one of the
     ``aliases``: the names the user speaks under) named ``PROTOTYPE_SUBJECT``.
@@ -546,7 +552,7 @@ def neutral_subject(text: str, user_id: str, aliases: Sequence[str] = ()) -> str
     decide whether a fact counts as critical. Comparing facts in one person's name makes
     the judgement independent of who the user is."""
     out = text
-    for name in sorted({n.strip() for n in (user_id, *aliases)}, key=lambda n: (-len(n), n)):
+    for name in user_names(user_id, aliases):
         if 2 <= len(name) <= 80 and name != PROTOTYPE_SUBJECT:
             # Whole words in any script, and ids that are not names ("u-1842",
             # "ana@example.com"): an unrenamed subject costs the classifier half its recall.
