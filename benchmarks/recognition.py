@@ -44,6 +44,7 @@ from logicmem import Memory
 from logicmem.errors import InputError
 from logicmem.io.formats import iter_jsonl
 from logicmem.routes.visible.criticality import CriticalityAssessor, VectorCache
+from logicmem.routes.visible.hook import about_user
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.text import PROTOTYPE_SUBJECT, neutral_subject, sentence_subject
 
@@ -202,6 +203,7 @@ def measure(
     paraphrase: list[dict[str, Any]],
     chat: list[dict[str, Any]],
     logic: list[dict[str, Any]],
+    held_out: list[dict[str, Any]],
 ) -> dict[str, Any]:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -227,8 +229,50 @@ def measure(
             "ordinary_chat": _chat(chat, chat_found, paraphrase, para_found),
             "personal_logic": _logic(logic, stmt_found, embedder),
             "subject_forms": _subject_forms(assessor, embedder, paraphrase, para_texts, chat_texts),
+            "whose": _whose(paraphrase, chat, logic, held_out),
         }
     return result
+
+
+def validate_whose(path: Path) -> list[dict[str, Any]]:
+    rows = []
+    for number, row in read_jsonl(path):
+        _need(path, number, row, "text", str)
+        _need(path, number, row, "mine", bool)
+        if row.get("form") not in ("said", "stored"):
+            raise DataError(f"{path}:{number}: 'form' must be 'said' or 'stored'")
+        rows.append(row)
+    return rows
+
+
+def _whose(paraphrase, chat, logic, held_out) -> dict[str, Any]:
+    """Whether ``about_user`` reads each sentence as the user's own (subject "me") or as
+    someone else's (a named subject), as said (first person; the user id names no one in
+    it) and as stored (the first person rewritten to the user's name, as the write path
+    does)."""
+    user = PROTOTYPE_SUBJECT
+    rows = [
+        (r["text"], r["subject"] == "me", name)
+        for name, rs in (("paraphrase", paraphrase), ("chat", chat))
+        for r in rs
+    ]
+    rows += [(r["statement"], True, "personal logic") for r in logic]
+    out: dict[str, Any] = {}
+    for text, mine, group in rows:
+        for form, written in (("said", text), ("stored", neutral_subject(text, "\x00"))):
+            key = f"{group}, {'the user' if mine else 'someone else'}, {form}"
+            cell = out.setdefault(key, {"n": 0, "right": 0})
+            cell["n"] += 1
+            cell["right"] += about_user(written, user) is mine
+    # written apart from the rules (benchmarks/data/README.md): the user is "Omar"
+    for row in held_out:
+        key = f"held out, {'the user' if row['mine'] else 'someone else'}, {row['form']}"
+        cell = out.setdefault(key, {"n": 0, "right": 0})
+        cell["n"] += 1
+        cell["right"] += about_user(row["text"], "Omar") is row["mine"]
+    for cell in out.values():
+        cell["rate"] = _rate(cell["right"], cell["n"])
+    return out
 
 
 # How a store names its user, as (label, the user id the library is given, the subject as
@@ -504,6 +548,11 @@ def _print_table(result: dict[str, Any]) -> None:
             f"{m['chat_rewritten']} |"
         )
 
+    print("\n## Whose fact: the user's own or someone else's (`about_user`)\n")
+    print("| sentences, whose, form | n | read right |\n|---|---|---|")
+    for key, m in result["whose"].items():
+        print(f"| {key} | {m['n']} | {m['rate']:.3f} |")
+
     pl = result["personal_logic"]
     print(
         f"\n## Personal logic: {sum(v['n'] for v in pl['statements_critical'].values())} groups\n"
@@ -539,6 +588,7 @@ def main() -> None:
         paraphrase = validate_paraphrase(args.data_dir / "paraphrase_eval.jsonl", ids)
         chat = validate_chat(args.data_dir / "ordinary_chat.jsonl")
         logic, warnings = validate_logic(args.data_dir / "personal_logic_eval.jsonl")
+        held_out = validate_whose(args.data_dir / "whose_eval.jsonl")
     except (DataError, OSError) as exc:
         print(f"invalid evaluation data: {exc}", file=sys.stderr)
         sys.exit(2)
@@ -547,7 +597,7 @@ def main() -> None:
     if args.validate_only:
         print(f"ok: {len(paraphrase)} paraphrase rows, {len(chat)} chat rows, {len(logic)} groups")
         return
-    result = measure(paraphrase, chat, logic)
+    result = measure(paraphrase, chat, logic, held_out)
     if args.json:
         print(json.dumps(result, indent=1, ensure_ascii=False))
         return

@@ -20,11 +20,10 @@ from logicmem.routes.visible.criticality import (
 from logicmem.routes.visible.kb import KnowledgeBase, load_kb
 from logicmem.routes.visible.repo import Criticality, MemoryKey, VisibleRepository
 from logicmem.routes.visible.text import (
-    contains,
     neutral_subject,
     subjectless,
-    tokens,
     user_names,
+    word_set,
 )
 from logicmem.store.base import Store
 from logicmem.types import MemoryEntry, Scope
@@ -32,7 +31,9 @@ from logicmem.types import MemoryEntry, Scope
 MAX_KEYS = 400  # anticipation keys kept per memory
 
 
-_NAMED_SUBJECT = re.compile(r"^(?P<name>[A-Z][a-z]+)(?:'s\b|\s+[a-z])")
+# A capitalised word in any script, hyphenated or not ("Lena", "Raúl", "Ji-ho"), then a
+# possessive or a lowercase word.
+_NAMED_SUBJECT = re.compile(r"^(?P<name>[^\W\d_](?:[^\W\d_]|-(?=[^\W\d_]))+)(?:'s\b|\s+[a-z])")
 # Capitalised sentence starters that are not a person's name.
 _NOT_NAMES = frozenset(
     [
@@ -100,8 +101,108 @@ _NOT_NAMES = frozenset(
         "once",
         "now",
         "then",
+        # adverbs, conjunctions and determiners that open a sentence about the speaker
+        "even",
+        "ever",
+        "no",
+        "not",
+        "just",
+        "only",
+        "still",
+        "never",
+        "always",
+        "usually",
+        "sometimes",
+        "often",
+        "apparently",
+        "honestly",
+        "because",
+        "though",
+        "although",
+        "unless",
+        "until",
+        "so",
+        "such",
+        "maybe",
+        "perhaps",
+        "probably",
+        "really",
+        "imagine",
+        "anyone",
+        "nothing",
+        "everything",
+        "something",
+        "between",
+        "about",
+        "around",
+        "without",
+        "within",
+        "despite",
+        "under",
+        "over",
+        "through",
+        "among",
+        "along",
+        "besides",
+        "except",
+        "like",
+        "unlike",
+        "what",
+        "why",
+        "how",
+        "who",
+        "where",
+        "which",
+        "whose",
     ]
 )
+
+# A thing, not a person, as the subject ("Peanuts make me break out in hives", "Milk and
+# ice cream leave me bloated", "Keeping things simple matters to me", "Honesty matters
+# more to me than ..."): a person's name does not end in -ing or an abstract noun's
+# suffix, nor head a plural subject ("Lena and her husband have" stops at "her").
+_GERUND_OR_ABSTRACT = re.compile(r"^[A-Z][a-z]+(?:ing|ness|ity|ism|ment|tion|sion)$")
+_PLURAL_VERBS = word_set(
+    "are were have do don't make give leave keep bring trigger cause send help matter "
+    "mean terrify scare stress wake bother irritate affect"
+)
+_NOT_IN_A_SUBJECT = word_set(
+    "the a an this that these those her his their my our your its i you he she we they "
+    "it me him them us who which says said thinks thought knows believes feels hopes "
+    "wants reckons insists claims told"
+)
+# A thing acting on the body or mind of whoever follows ("Shrimp makes me break out in
+# hives", "Dairy gives Omar migraines", "Smoke triggers my asthma").
+_CAUSATIVE = re.compile(r"(?:makes|gives|triggers|causes)$")
+# The user as the one something matters to ("Tradition matters to me", "Safety comes
+# first for Omar", "Convenience is worth paying for when it saves me time").
+_EXPERIENCER = re.compile(
+    r"\b(?:matters?|means? (?:a lot|everything|the world)|(?:is|are) (?:more |most |so |"
+    r"really |very )?important|comes? first|(?:is|are) worth)\b"
+)
+
+
+def thing_subject(text: str) -> bool:
+    """Whether a capitalised first word is a thing rather than a person: a gerund or an
+    abstract noun, the head of a plural subject (lowercase words and "and" up to a plural
+    verb), or what the user values (``_EXPERIENCER``)."""
+    words = text.split()
+    if not words or words[0].endswith(("'s", "’s")):
+        return False  # "Lena's twins are ...": a person's
+    if _GERUND_OR_ABSTRACT.match(words[0]):
+        return True
+    if (
+        len(words) > 2
+        and _CAUSATIVE.match(words[1])
+        and re.match(r"(?:me|my|us|our|[A-Z])", words[2])
+    ):
+        return True  # "Shrimp makes me break out", "Dairy gives Omar migraines"
+    for word in words[1:7]:
+        if word in _PLURAL_VERBS:
+            return True
+        if not re.fullmatch(r"[a-z][a-z-]*", word) or word in _NOT_IN_A_SUBJECT:
+            break
+    return _EXPERIENCER.search(text) is not None
 
 
 def acts_on_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
@@ -120,7 +221,18 @@ def acts_on_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
 # The speaker as the subject near the start ("We adopted ...", "Ever since I ...",
 # "Please note I'm ...", "Lena and I ..."): a capitalised first word there is not another
 # person's fact.
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|me|my|mine|myself|we|us|our)\b")
+# Someone named later as a subject or an owner ("... and Brendan's heart races", "If Caleb
+# had a dog"), not a place at the end ("... here in Tucson.").
+_LATER_NAME = re.compile(r"(?<=\s)[^\W\d_a-z][^\W\d_]*(?:['’]s\b|\s+[a-z])")
 _SPEAKER_EARLY = re.compile(r"^(?:\S+\s+){0,4}?(?:I|I'm|I've|I'd|We|we|My|my|Our|our)\b")
+
+
+def _name_like(word: str) -> bool:
+    """A hyphenated word is a name when each part is capitalised ("Anne-Marie") or both
+    are short syllables ("Ji-ho", "Seo-yeon"), not a compound ("Gluten-free")."""
+    head, _, tail = word.partition("-")
+    return not tail or tail[:1].isupper() or (len(head) <= 3 and len(tail) <= 4)
 
 
 def about_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
@@ -133,15 +245,22 @@ def about_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
         return True  # "Takes warfarin daily.": a memory layer's note about its user
     names = user_names(user_id, aliases)
     found = _NAMED_SUBJECT.match(text)
-    name = found.group("name").lower() if found else ""
-    other = bool(name) and name not in _NOT_NAMES and name not in {n.lower() for n in names}
+    word = found.group("name") if found else ""
+    name = word.lower() if word[:1].isupper() and word[1:2].islower() and _name_like(word) else ""
+    capitalised = bool(name) and name not in _NOT_NAMES and name not in {n.lower() for n in names}
+    thing = capitalised and thing_subject(text)
+    other = capitalised and not thing
     if other and acts_on_user(text, user_id, aliases):
         return False
-    if any(contains(tokens(text), tokens(n)) for n in names):
-        return True
+    if any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text, re.IGNORECASE) for n in names):
+        return True  # "Omar", "Omar's", "Omar'll"
     if _SPEAKER_EARLY.match(text):
         return True
-    return not other
+    if other:
+        return False
+    # No name first ("Latex gloves make Yuki's hands blister", "If Caleb had a dog ..."):
+    # the user's unless someone else is named and the speaker is not.
+    return _FIRST_PERSON.search(text) is not None or _LATER_NAME.search(text) is None
 
 
 class VisibilityIndexer:

@@ -587,7 +587,7 @@ def subjectless(text: str) -> bool:
     )
 
 
-def _words(text: str) -> frozenset[str]:
+def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
@@ -596,7 +596,7 @@ def _words(text: str) -> frozenset[str]:
 # sentence about its subject. ``fact_sentence`` writes the pattern as a short sentence in
 # the prototypes' subject ("Sam takes warfarin.", "Sam is a nurse.", "Sam has peanut
 # allergy."), which embeds much closer to memories stating the same fact.
-_BASE_VERBS = _words(
+_BASE_VERBS = word_set(
     "have use take wear live keep eat drive work get go need own rent run fly ride carry "
     "follow fast pray observe attend teach practice coach serve play pay owe collect receive "
     "donate give sell deliver cook bike cycle commute sleep wake struggle suffer care look "
@@ -607,15 +607,15 @@ _BASE_VERBS = _words(
     "homeschool foster adopt volunteer host mentor lead supervise bleed bruise burn react "
     "swell combine count skip borrow inject rely lose make shop boycott divest thrift charge"
 )
-_PAST_VERBS = _words(
+_PAST_VERBS = word_set(
     "had got went came took caught lost quit fell ate gave began became made ran drove flew "
     "broke sold bought found kept felt met left laid"
 )
-_ADVERB_LEAD = _words(
+_ADVERB_LEAD = word_set(
     "just recently newly still only always never also really usually often now quietly secretly"
 )
-_PREPOSITIONS = _words("to of on in for with from about at until by since after before")
-_ADJECTIVES = _words(
+_PREPOSITIONS = word_set("to of on in for with from about at until by since after before")
+_ADJECTIVES = word_set(
     "allergic intolerant sensitive vegan vegetarian pescatarian pescetarian diabetic "
     "prediabetic pregnant blind deaf colorblind claustrophobic afraid terrified scared "
     "unemployed self-employed retired sober autistic dyslexic bipolar epileptic asthmatic "
@@ -627,16 +627,16 @@ _ADJECTIVES = _words(
     "seasick carsick airsick spoonie plant-based meatless car-free diagnosed recovering "
     "newly recently currently"
 )
-_ADJECTIVE_LAST = _words(
+_ADJECTIVE_LAST = word_set(
     "impaired intolerant sensitive allergic positive deficient dependent sober bound blind "
     "deaf disabled diabetic pregnant sick free observant vegan vegetarian muslim jewish "
     "catholic hindu buddhist sikh christian orthodox adventist mormon quaker"
 )
-_NOUN_ING = _words(
+_NOUN_ING = word_set(
     "ringing bulging lingering hacking recurring rotating hearing morning evening wedding "
     "building clothing housing bedding nothing something sibling ceiling spring"
 )
-_PERSON = _words(
+_PERSON = word_set(
     "nurse medic athlete officer agent clerk chef cook pilot judge member host aide tech "
     "student parent mom dad veteran recipient holder user survivor patient diver owner "
     "teacher soldier marine sailor airman guard trooper detective cop deputy warden attorney "
@@ -655,7 +655,7 @@ _PERSON = _words(
     "witness baker engineer controller dispatcher firefighter paramedic pharmacist "
     "hygienist sonographer phlebotomist captain"
 )
-_CLAUSE_VERBS = _words(
+_CLAUSE_VERBS = word_set(
     "is has are was have had does doesn't isn't can't won't gets got came lives makes runs "
     "ends expires needs drives gives goes comes says faces sets stays"
 )
@@ -740,9 +740,9 @@ def fact_sentence(pattern: str, ctype: str = "") -> str:
         out = f"{s} {_predicate(p.split())}"
     elif first == "during":
         out = f"{s} observes {rest}"
-    elif adjective or first in _words("on in at under over not without between off out a an"):
+    elif adjective or first in word_set("on in at under over not without between off out a an"):
         out = f"{s} is {p}"
-    elif word_form(first) == "past" and second in _PREPOSITIONS | _words(
+    elif word_form(first) == "past" and second in _PREPOSITIONS | word_set(
         "a an the my our positive"
     ):
         out = f"{s} {p}"  # "tested positive for covid", "filed for bankruptcy"
