@@ -49,3 +49,31 @@ def test_criticality_is_the_same_whoever_the_user_is(
         "I'm on a tight budget until the loan is paid off.",
     ]
     assert len(_critical(tmp_path, "u-17", first_person)) == len(reference)
+
+
+def test_a_fact_with_a_thing_or_a_value_as_its_subject_is_the_speakers(
+    tmp_path: Path, model_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Said with a thing as the subject ("Shellfish makes me ..."), stored through the
+    write path as "Shellfish makes Omar ...": still the user's own constraint, under an
+    account id; the same said of someone else is not."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(model_cache))
+    said = [
+        ("Omar", "Shellfish makes me break out in hives."),
+        ("Omar", "Walking everywhere keeps me sane."),
+        ("Lena", "Strawberries give me a rash."),
+    ]
+    with Memory(tmp_path / "m.db", config={"llm": {"provider": "none"}}) as mem:
+        mem.add(
+            [
+                {"role": "user" if who == "Omar" else "other", "name": who, "content": text}
+                for who, text in said
+            ],
+            user_id="u-1842",
+            session_id="s",
+        )
+        texts = {m.id: m.text for m in mem.get_all(user_id="u-1842")}
+        rows = VisibleRepository.of(mem.store).critical_memories(Scope("u-1842"))
+        critical = {texts[r.memory_id] for r in rows}
+    assert "Shellfish makes Omar break out in hives." in critical
+    assert not any("Lena" in t or "Strawberries" in t for t in critical)
