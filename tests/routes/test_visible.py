@@ -430,6 +430,9 @@ def test_quota(k: int, share: float, expected: int) -> None:
         ("Lena and her husband have three dogs.", False),
         ("Lena thinks cats are smarter than dogs.", False),
         ("Lena finally beat her brother at chess.", False),
+        # a place is not a person, and "the user" is the user
+        ("The lease in Denver forbids pets.", True),
+        ("The user moved to Denver last year.", True),
     ],
 )
 def test_only_the_users_own_facts_are_constraints(text: str, mine: bool) -> None:

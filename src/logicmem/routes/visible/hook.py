@@ -221,10 +221,25 @@ def acts_on_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
 # The speaker as the subject near the start ("We adopted ...", "Ever since I ...",
 # "Please note I'm ...", "Lena and I ..."): a capitalised first word there is not another
 # person's fact.
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|me|my|mine|myself|we|us|our)\b")
+# The speaker, or the user as other memory layers name them ("The user moved to Denver").
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|me|my|mine|myself|we|us|our|[Tt]he user|User)\b")
 # Someone named later as a subject or an owner ("... and Brendan's heart races", "If Caleb
-# had a dog"), not a place at the end ("... here in Tucson.").
-_LATER_NAME = re.compile(r"(?<=\s)[^\W\d_a-z][^\W\d_]*(?:['’]s\b|\s+[a-z])")
+# had a dog"), not a place ("... here in Tucson.", "The lease in Denver forbids pets").
+_LATER_NAME = re.compile(r"(?:^|(?<=\s))(\S+)\s+([^\W\d_a-z][^\W\d_]*)(?:['’]s\b|\s+[a-z])")
+_PLACE_BEFORE = word_set(
+    "in at to from of on for with near by into around outside inside across through over "
+    "under between via towards toward past beyond behind"
+)
+
+
+def _someone_named_later(text: str) -> bool:
+    return any(
+        m.group(1).lower() not in _PLACE_BEFORE
+        for m in _LATER_NAME.finditer(text)
+        if m.start(2) > 0
+    )
+
+
 _SPEAKER_EARLY = re.compile(r"^(?:\S+\s+){0,4}?(?:I|I'm|I've|I'd|We|we|My|my|Our|our)\b")
 
 
@@ -260,7 +275,7 @@ def about_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
         return False
     # No name first ("Latex gloves make Yuki's hands blister", "If Caleb had a dog ..."):
     # the user's unless someone else is named and the speaker is not.
-    return _FIRST_PERSON.search(text) is not None or _LATER_NAME.search(text) is None
+    return _FIRST_PERSON.search(text) is not None or not _someone_named_later(text)
 
 
 class VisibilityIndexer:
