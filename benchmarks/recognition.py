@@ -250,26 +250,34 @@ def _whose(paraphrase, chat, logic, held_out) -> dict[str, Any]:
     someone else's (a named subject), as said (first person; the user id names no one in
     it) and as stored (the first person rewritten to the user's name, as the write path
     does)."""
-    user = PROTOTYPE_SUBJECT
+    # (text, the user's own?, group, form, the user's name); neutral_subject with the
+    # prototypes' subject as the id renames only the first person, as the write path does
     rows = [
-        (r["text"], r["subject"] == "me", name)
-        for name, rs in (("paraphrase", paraphrase), ("chat", chat))
+        (written, r["subject"] == "me", group, form, PROTOTYPE_SUBJECT)
+        for group, rs in (("paraphrase", paraphrase), ("chat", chat))
         for r in rs
+        for form, written in (
+            ("said", r["text"]),
+            ("stored", neutral_subject(r["text"], PROTOTYPE_SUBJECT)),
+        )
     ]
-    rows += [(r["statement"], True, "personal logic") for r in logic]
-    out: dict[str, Any] = {}
-    for text, mine, group in rows:
-        for form, written in (("said", text), ("stored", neutral_subject(text, "\x00"))):
-            key = f"{group}, {'the user' if mine else 'someone else'}, {form}"
-            cell = out.setdefault(key, {"n": 0, "right": 0})
-            cell["n"] += 1
-            cell["right"] += about_user(written, user) is mine
+    rows += [
+        (written, True, "personal logic", form, PROTOTYPE_SUBJECT)
+        for r in logic
+        for form, written in (
+            ("said", r["statement"]),
+            ("stored", neutral_subject(r["statement"], PROTOTYPE_SUBJECT)),
+        )
+    ]
     # written apart from the rules (benchmarks/data/README.md): the user is "Omar"
-    for row in held_out:
-        key = f"held out, {'the user' if row['mine'] else 'someone else'}, {row['form']}"
-        cell = out.setdefault(key, {"n": 0, "right": 0})
+    rows += [(r["text"], r["mine"], "held out", r["form"], "Omar") for r in held_out]
+    out: dict[str, Any] = {}
+    for text, mine, group, form, user in rows:
+        cell = out.setdefault(
+            f"{group}, {'the user' if mine else 'someone else'}, {form}", {"n": 0, "right": 0}
+        )
         cell["n"] += 1
-        cell["right"] += about_user(row["text"], "Omar") is row["mine"]
+        cell["right"] += about_user(text, user) is mine
     for cell in out.values():
         cell["rate"] = _rate(cell["right"], cell["n"])
     return out

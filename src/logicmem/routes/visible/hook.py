@@ -23,6 +23,7 @@ from logicmem.routes.visible.text import (
     neutral_subject,
     subjectless,
     user_names,
+    whole_name,
     word_set,
 )
 from logicmem.store.base import Store
@@ -218,9 +219,6 @@ def acts_on_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
     return re.match(pattern, text) is not None
 
 
-# The speaker as the subject near the start ("We adopted ...", "Ever since I ...",
-# "Please note I'm ...", "Lena and I ..."): a capitalised first word there is not another
-# person's fact.
 # The speaker, or the user as other memory layers name them ("The user moved to Denver").
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|me|my|mine|myself|we|us|our|[Tt]he user|User)\b")
 # Someone named later as a subject or an owner ("... and Brendan's heart races", "If Caleb
@@ -240,6 +238,9 @@ def _someone_named_later(text: str) -> bool:
     )
 
 
+# The speaker as the subject near the start ("We adopted ...", "Ever since I ...",
+# "Please note I'm ...", "Lena and I ..."): a capitalised first word there is not another
+# person's fact.
 _SPEAKER_EARLY = re.compile(r"^(?:\S+\s+){0,4}?(?:I|I'm|I've|I'd|We|we|My|my|Our|our)\b")
 
 
@@ -263,11 +264,10 @@ def about_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
     word = found.group("name") if found else ""
     name = word.lower() if word[:1].isupper() and word[1:2].islower() and _name_like(word) else ""
     capitalised = bool(name) and name not in _NOT_NAMES and name not in {n.lower() for n in names}
-    thing = capitalised and thing_subject(text)
-    other = capitalised and not thing
+    other = capitalised and not thing_subject(text)
     if other and acts_on_user(text, user_id, aliases):
         return False
-    if any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text, re.IGNORECASE) for n in names):
+    if any(whole_name(n).search(text) for n in names):
         return True  # "Omar", "Omar's", "Omar'll"
     if _SPEAKER_EARLY.match(text):
         return True

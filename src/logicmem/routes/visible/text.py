@@ -543,6 +543,12 @@ def user_names(user_id: str, aliases: Sequence[str] = ()) -> list[str]:
     return sorted(found.values(), key=lambda n: (-len(n), n))
 
 
+def whole_name(name: str) -> re.Pattern[str]:
+    """``name`` as a whole token in any script, whatever the case: "Omar" in "Omar's" and
+    "Omar'll", not in "Omari"; ids that are not names too ("u-1842")."""
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE)
+
+
 def neutral_subject(text: str, user_id: str, aliases: Sequence[str] = ()) -> str:
     """The memory as the prototypes phrase it: the user (``user_id``, or one of the
     ``aliases``: the names the user speaks under) named ``PROTOTYPE_SUBJECT``.
@@ -556,8 +562,7 @@ def neutral_subject(text: str, user_id: str, aliases: Sequence[str] = ()) -> str
         if 2 <= len(name) <= 80 and name != PROTOTYPE_SUBJECT:
             # Whole words in any script, and ids that are not names ("u-1842",
             # "ana@example.com"): an unrenamed subject costs the classifier half its recall.
-            whole = rf"(?<!\w){re.escape(name)}(?!\w)"
-            out = re.sub(whole, PROTOTYPE_SUBJECT, out, flags=re.IGNORECASE)
+            out = whole_name(name).sub(PROTOTYPE_SUBJECT, out)
     for pattern, repl in _FIRST_PERSON:
         out = pattern.sub(repl.format(s=PROTOTYPE_SUBJECT), out)
     if subjectless(out):
