@@ -1,7 +1,7 @@
 """Drop authored criticality examples that come close to evaluation items.
 
-The classifier's training examples (``src/logicmem/data/criticality_examples.json`` and
-``personal_logic_examples.json``) and
+The classifier's training examples (``src/logicmem/data/criticality_examples.json``,
+``personal_logic_examples.json`` and ``conversation_examples.json``) and
 its held-out check (``benchmarks/data/criticality_eval.jsonl``) are written from general
 knowledge, but a sentence that paraphrases a development item would make the dev numbers
 measure memorisation. Every example whose MiniLM cosine to any dev memory (IMLogic m_l and
@@ -24,7 +24,11 @@ from logicmem.routes.visible.text import PROTOTYPE_SUBJECT, neutral_subject, sen
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "logicmem" / "data"
-EXAMPLES = [DATA / "criticality_examples.json", DATA / "personal_logic_examples.json"]
+EXAMPLES = [
+    DATA / "criticality_examples.json",
+    DATA / "personal_logic_examples.json",
+    DATA / "conversation_examples.json",
+]
 EVAL = ROOT / "benchmarks" / "data" / "criticality_eval.jsonl"
 
 
@@ -57,7 +61,7 @@ def main() -> None:
     removed = 0
     for path in EXAMPLES:
         examples = json.loads(path.read_text())
-        for ctype, sentences in examples["critical"].items():
+        for ctype, sentences in examples.get("critical", {}).items():
             flags = keep(sentences)
             examples["critical"][ctype] = [s for s, ok in zip(sentences, flags, strict=True) if ok]
             removed += flags.count(False)
@@ -65,7 +69,7 @@ def main() -> None:
         examples["ordinary"] = [s for s, ok in zip(examples["ordinary"], flags, strict=True) if ok]
         removed += flags.count(False)
         # An entry's linked sentences are critical examples: those removed go from there too.
-        stated = {s for sentences in examples["critical"].values() for s in sentences}
+        stated = {s for sentences in examples.get("critical", {}).values() for s in sentences}
         links = examples.get("links", {})
         for entry_id, sentences in links.items():
             links[entry_id] = [s for s in sentences if s in stated]

@@ -209,7 +209,11 @@ def _authored(name: str) -> dict[str, Any]:
 # The authored example files: standing constraints, and personal logic (values, goals,
 # reasons behind past decisions), each {"critical": {type: [...]}, "ordinary": [...],
 # "links": {entry id: [...]}}.
-EXAMPLE_FILES = ("criticality_examples.json", "personal_logic_examples.json")
+EXAMPLE_FILES = (
+    "criticality_examples.json",
+    "personal_logic_examples.json",
+    "conversation_examples.json",
+)
 
 
 def authored_examples() -> dict[str, Any]:
