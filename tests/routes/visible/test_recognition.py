@@ -469,6 +469,52 @@ def test_chatty_routines_and_news_are_not_standing_constraints(
     assert all(not a.entries for a in found)
 
 
+# Conversational talk as the write path stores it (the speaker named, "you" the listener),
+# none of it in the classifier's training examples, beside standing constraints said in
+# the same register.
+TALK = [
+    "Sam will do Sam's best to make it to the game.",
+    "Sam thinks you should go for the promotion.",
+    "Sam is so proud of how far you've come this year.",
+    "Sam will let you know once Sam gets home.",
+    "Sam is hanging in there and trying to stay upbeat.",
+    "Your garden looks amazing, Sam is jealous!",
+    "Sam said: Take it easy and drink lots of water.",
+    "Sam totally gets it, moving is exhausting.",
+    "Sam appreciates you checking in.",
+    "Sam will keep fighting and won't give up.",
+    "Let Sam know if there's anything Sam can do for your family.",
+    "Sam is sending good vibes for your exam.",
+    "Sam is always here if you need to vent.",
+    "Sam can't believe it's already December.",
+    "Sam hopes the new job treats you well.",
+    "Sam's heart goes out to you and your mom.",
+    "Sam will definitely check out that bakery you mentioned.",
+    "Sam is excited to see the photos from your trip.",
+]
+SAID_IN_PASSING = [
+    "Sam would love to join but Sam is on call at the hospital every other weekend.",
+    "Sorry, Sam can't do the seafood place, shellfish makes Sam's throat swell.",
+    "Sam has to be home by six to give Sam's daughter her insulin.",
+    "No wine for Sam, thanks, Sam has been sober for three years.",
+    "Sam can't lift anything heavy since the back surgery, so count Sam out of the move.",
+    "Sam keeps kosher, so any place with a fish option works.",
+]
+
+
+@pytest.mark.slow
+def test_conversational_talk_is_rarely_a_constraint_and_a_constraint_in_passing_still_is(
+    real: tuple[CriticalityAssessor, Embedder],
+) -> None:
+    """Trained on talk of this kind (``conversation_examples.json``), the classifier no
+    longer reads encouragement, offers and sign-offs as standing constraints: without it, 8
+    of these 18 were, most at p >= 0.9. Two of them still are."""
+    found = _assess(real, TALK + SAID_IN_PASSING)
+    talk = [t for t, a in zip(TALK, found, strict=False) if a.critical]
+    assert len(talk) <= 2, talk
+    assert all(a.critical for a in found[len(TALK) :])
+
+
 # A fact the resource reads, said as not holding, beside the same fact said as holding.
 NEAR_MISSES = [
     ("Sam might try keto after the holidays.", "Sam has been keto since January."),
