@@ -41,7 +41,11 @@ def scores(rows: list[dict], thresholds: list[float]) -> dict[str, dict[str, flo
     ):
         kb = load_kb()
         assessor = CriticalityAssessor(kb, VectorCache(mem.store, mem.env.embedder))
-        texts = [neutral_subject(r["text"], sentence_subject(r["text"])) for r in rows]
+        # The user is renamed as the library renames them: by the row's subject when it gives one.
+        texts = [
+            neutral_subject(r["text"], r.get("subject") or sentence_subject(r["text"]))
+            for r in rows
+        ]
         vectors = mem.env.embedder.embed(texts)
         truth = np.array([bool(r["critical"]) for r in rows])
         found = assessor.assess(texts, vectors)
