@@ -22,8 +22,9 @@ Without an LLM, in order:
    prototype close enough on its own (``NEAR_MIN``) and ``NEAR_MARGIN`` closer than to any
    ordinary example. The classifier is trained when first needed (a second or two; the
    examples' vectors are cached per machine) on the prototypes, the fact patterns as
-   written and the authored examples of ``data/criticality.json`` and
-   ``data/criticality_examples.json``.
+   written and the authored examples (``EXAMPLE_FILES``): standing constraints and
+   ordinary life, values, goals and reasons, and conversational talk as a store keeps it
+   ("Let Sam know if you need anything", ``data/conversation_examples.json``).
 
 The prototypes are the per-type sentences of ``criticality.json``, every fact pattern
 written as a short sentence about the prototypes' subject (``text.fact_sentence``: "takes
