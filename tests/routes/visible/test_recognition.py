@@ -517,7 +517,7 @@ def test_conversational_talk_is_rarely_a_constraint_and_a_constraint_in_passing_
 
 # A fact the resource reads, said as not holding, beside the same fact said as holding.
 NEAR_MISSES = [
-    ("Sam might try keto after the holidays.", "Sam has been keto since January."),
+    ("Sam could be pregnant, the test is tomorrow.", "Sam is pregnant with twins."),
     ("Turns out Sam isn't lactose intolerant after all.", "Sam is lactose intolerant."),
     ("Sam took blood thinners for a few months back in 2019.", "Sam takes blood thinners."),
 ]
