@@ -20,15 +20,12 @@ from pathlib import Path
 
 from logicmem.config import load_settings
 from logicmem.models.factory import build_embedder
+from logicmem.routes.visible.criticality import EXAMPLE_FILES
 from logicmem.routes.visible.text import PROTOTYPE_SUBJECT, neutral_subject, sentence_subject
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "logicmem" / "data"
-EXAMPLES = [
-    DATA / "criticality_examples.json",
-    DATA / "personal_logic_examples.json",
-    DATA / "conversation_examples.json",
-]
+EXAMPLES = [DATA / name for name in EXAMPLE_FILES]
 EVAL = ROOT / "benchmarks" / "data" / "criticality_eval.jsonl"
 
 

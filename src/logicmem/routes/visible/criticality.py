@@ -207,9 +207,9 @@ def _authored(name: str) -> dict[str, Any]:
     return result
 
 
-# The authored example files: standing constraints, and personal logic (values, goals,
-# reasons behind past decisions), each {"critical": {type: [...]}, "ordinary": [...],
-# "links": {entry id: [...]}}.
+# The authored example files: standing constraints, personal logic (values, goals,
+# reasons behind past decisions) and conversational talk, each {"critical": {type: [...]},
+# "ordinary": [...], "links": {entry id: [...]}}, any part of which may be absent.
 EXAMPLE_FILES = (
     "criticality_examples.json",
     "personal_logic_examples.json",
