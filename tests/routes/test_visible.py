@@ -133,6 +133,17 @@ def test_text_matching_survives_person_plural_and_possessive() -> None:
     assert not contains(tokens("a catalogue"), tokens("cat"))
 
 
+def test_a_word_whose_s_is_not_a_plural_keeps_it() -> None:
+    """"news" is not "new": stripped, the resource's key 'news' was named by every request
+    that said "new" (a new job, new friends) and engaged its constraints."""
+    assert any("news" in e.situations for e in load_kb().entries.values())
+    assert not contains(tokens("Where can I meet new friends?"), tokens("news"))
+    assert contains(tokens("I keep reading the news before bed"), tokens("news"))
+    assert not contains(tokens("Pour me a glass of wine"), tokens("glasses"))
+    assert not contains(tokens("A short trip to the coast"), tokens("shorts"))
+    assert contains(tokens("Are lilies safe around my cats?"), tokens("cat"))
+
+
 def test_fact_matching_survives_who_says_it_numbers_and_ages() -> None:
     said = fact_tokens("Jo is a licensed realtor and has a drone.")
     assert contains_loosely(said, fact_tokens("I'm a realtor"))
