@@ -134,8 +134,8 @@ def test_text_matching_survives_person_plural_and_possessive() -> None:
 
 
 def test_a_word_whose_s_is_not_a_plural_keeps_it() -> None:
-    """"news" is not "new": stripped, the resource's key 'news' was named by every request
-    that said "new" (a new job, new friends) and engaged its constraints."""
+    """The word "news" is not "new": stripped, the resource's key 'news' was named by every
+    request that said "new" (a new job, new friends) and engaged its constraints."""
     assert any("news" in e.situations for e in load_kb().entries.values())
     assert not contains(tokens("Where can I meet new friends?"), tokens("news"))
     assert contains(tokens("I keep reading the news before bed"), tokens("news"))
@@ -674,3 +674,22 @@ def test_a_named_key_leads_only_in_the_users_own_request(store_url: str) -> None
     assert own.items[0].route == "visible"
     recall = mem.context("Did Rosa order satay last week?", user_id="maya", k=4)
     assert recall.items[0].route == "semantic"
+
+
+def test_the_auxiliary_will_names_no_key(store_url: str) -> None:
+    # 'will' (the document) is a key of a dozen entries, a recent divorce among them: "my
+    # will" names it; "What will ..." asks about the future and must not engage them.
+    assert any("will" in e.situations for e in load_kb().entries.values())
+    assert "will" not in tokens("What will the weather be like?", request=True)
+    assert "will" not in tokens("Will it rain?", request=True)
+    assert "will" in tokens("Should I update my will?", request=True)
+    assert "will" in tokens("What will the weather be like?")  # a key's own text keeps it
+    mem = _memory(store_url)
+    _add(mem, "I'm in the middle of a divorce.", *ORDINARY)
+
+    def shown(request: str) -> bool:
+        ctx = mem.context(request, user_id="maya", k=4)
+        return any(i.route == "visible" for i in ctx.items)
+
+    assert shown("Should I update my will?")
+    assert not shown("What will the weather be like for a picnic?")

@@ -202,7 +202,9 @@ def training_set(
                 keys.append(MemoryKey(f"{j:04d}", s, "kb", entry_id))
                 mats.append(v)
         index = KeyIndex(keys, np.vstack(mats), kb)
-        match = index.match(w, tokens(text), {}, discount=discount, implied_weight=implied_weight)
+        match = index.match(
+            w, tokens(text, request=True), {}, discount=discount, implied_weight=implied_weight
+        )
         # An entry whose only key was held out is not in the index: it matches nothing.
         at = np.array([int(m) for m in index.memory_ids])
         memory_sim = np.array([float(memory_vec[e] @ vectors[i]) for e, _ in chosen])

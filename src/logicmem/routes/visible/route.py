@@ -333,7 +333,7 @@ class VisibleRoute(Route):
         aligned with them (a critical memory without keys matches none)."""
         match = st.index.match(
             window_vectors(env, query),
-            tokens(query),
+            tokens(query, request=True),
             {tokens(phrase): why for phrase, why in expansions(query)},
             discount=model.discount,
             implied_weight=model.implied_weight,

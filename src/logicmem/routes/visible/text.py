@@ -61,10 +61,14 @@ _DROP = frozenset(
 # plural, or whose plural names another thing than the singular, which is a common word of
 # its own ("news" is not "new", "glasses" are not "glass", "shorts" are not "short").
 # Stripped, the key "news" was named by every request that says "new".
-_WHOLE = frozenset(
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_WHOLE = _words(
     "news goods means series species politics physics economics athletics gymnastics "
     "mathematics ethics glasses eyeglasses shorts clothes customs others spirits sweets "
-    "lights matches leaves dates".split()
+    "lights matches leaves dates"
 )
 
 
@@ -92,13 +96,27 @@ def fold(text: str) -> str:
     )
 
 
-def tokens(text: str) -> tuple[str, ...]:
-    """Lowercase word stems without pronouns, articles or possessive endings."""
+# Words after which "will" in a request is the document, not the auxiliary: a determiner,
+# a possessive, a modifier, a preposition or a verb that takes it as its object.
+_WILL_NOUN_AFTER = _words(
+    "a an the my our your his her their this that living last new written updated "
+    "for about of on with in into plan update write draft make making contest"
+)
+
+
+def tokens(text: str, *, request: bool = False) -> tuple[str, ...]:
+    """Lowercase word stems without pronouns, articles or possessive endings. For a
+    ``request``, also without the auxiliary *will* ("What will I need?", "Will it rain?"):
+    the resource's key 'will' (twelve entries list it) means the document, and only "my
+    will", "a living will", "questions about the will" name it."""
     words = re.findall(r"[a-z0-9][a-z0-9&+-]*(?:'[a-z]+)?", fold(text))
     out = []
+    before = ""
     for word in words:
         word = re.sub(r"'s$|'$", "", word)
-        if word in _DROP:
+        auxiliary = request and word == "will" and before not in _WILL_NOUN_AFTER
+        before = word
+        if word in _DROP or auxiliary:
             continue
         out.append(_stem(word))
     return tuple(out)
