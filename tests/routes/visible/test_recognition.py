@@ -264,6 +264,11 @@ def test_a_fact_is_not_given_a_neighbouring_entry(text: str, entry: str) -> None
         ("Jo started chemo last week.", "starting chemo", True),
         ("Jo began physical therapy in May.", "begin physical therapy", True),
         ("Jo started and then quit chemo.", "starting chemo", False),
+        # the listener's thing between a pattern's words joins no compound
+        ("So sorry to hear about your loss, Jo.", "hearing loss", False),
+        ("Sorry to hear that your dog is sick.", "hearing dog", False),
+        ("Jo's hearing loss is getting worse.", "hearing loss", True),
+        ("I'm allergic to your cat.", "allergic to cats", True),
     ],
 )
 def test_compounds_mulling_and_onsets(text: str, pattern: str, holds: bool) -> None:

@@ -315,6 +315,10 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
     ]
     if mode != "reversed" and verbs:
         return STRUCTURE  # "Sam's dog has allergies" is not "dog allergy"
+    if mode == "ordered" and any(words[j] == "your" for j in inside):
+        # The listener's thing between the words, beyond the pattern's own gap: they
+        # belong to two phrases ("sorry to hear about your loss" is no "hearing loss").
+        return STRUCTURE
     if mode != "exact" and text.clause[lo] != text.clause[hi]:
         return STRUCTURE
     if mode == "reversed":
