@@ -57,15 +57,15 @@ _DROP = frozenset(
 )
 
 
+def word_set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 # Words whose final -s is not a plural the stemmer may strip: nouns used only in the
 # plural, or whose plural names another thing than the singular, which is a common word of
 # its own ("news" is not "new", "glasses" are not "glass", "shorts" are not "short").
 # Stripped, the key "news" was named by every request that says "new".
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_WHOLE = _words(
+_WHOLE = word_set(
     "news goods means series species politics physics economics athletics gymnastics "
     "mathematics ethics glasses eyeglasses shorts clothes customs others spirits sweets "
     "lights matches leaves dates"
@@ -98,7 +98,7 @@ def fold(text: str) -> str:
 
 # Words after which "will" in a request is the document, not the auxiliary: a determiner,
 # a possessive, a modifier, a preposition or a verb that takes it as its object.
-_WILL_NOUN_AFTER = _words(
+_WILL_NOUN_AFTER = word_set(
     "a an the my our your his her their this that living last new written updated "
     "for about of on with in into plan update write draft make making contest"
 )
@@ -621,10 +621,6 @@ def subjectless(text: str) -> bool:
         or (stem in _BASE_VERBS and stem.endswith(("s", "sh", "ch", "x", "z", "o")))
         or (first in _ADJECTIVES and second in _PREPOSITIONS)
     )
-
-
-def word_set(text: str) -> frozenset[str]:
-    return frozenset(text.split())
 
 
 # --- Fact patterns as sentences -------------------------------------------------------
