@@ -682,6 +682,7 @@ def test_the_auxiliary_will_names_no_key(store_url: str) -> None:
     assert any("will" in e.situations for e in load_kb().entries.values())
     assert "will" not in tokens("What will the weather be like?", request=True)
     assert "will" not in tokens("Will it rain?", request=True)
+    assert "will" not in tokens("Our plan will work, this will help", request=True)
     assert "will" in tokens("Should I update my will?", request=True)
     assert "will" in tokens("What will the weather be like?")  # a key's own text keeps it
     mem = _memory(store_url)

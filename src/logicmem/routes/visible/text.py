@@ -96,11 +96,12 @@ def fold(text: str) -> str:
     )
 
 
-# Words after which "will" in a request is the document, not the auxiliary: a determiner,
-# a possessive, a modifier, a preposition or a verb that takes it as its object.
+# Words after which "will" in a request is the document, not the auxiliary: an article, a
+# possessive, a modifier, a preposition or a verb that takes it as its object. Not a word
+# that is also a subject ("this will help", "the plan will work", "a draft that will do").
 _WILL_NOUN_AFTER = word_set(
-    "a an the my our your his her their this that living last new written updated "
-    "for about of on with in into plan update write draft make making contest"
+    "a an the my our your his her their living last new written updated for about of on "
+    "with into write writing make making"
 )
 
 
