@@ -108,6 +108,13 @@ class VisibilitySettings(_Section):
     against a mean probability of 0.37; 0.02 is their ratio (0.018), rounded
     (``benchmarks/recall_calibration.py``, before borrowed keys; with them 4 of 853
     against 0.28, 0.017). A capable LLM's bridge hypothesis is not scaled."""
+    constraint_prior: float = Field(default=0.5, gt=0.0, lt=1.0)
+    """The share of memories the criticality classifier judges that are standing
+    constraints. The classifier is fit on balanced classes, so its probability assumes
+    half; its odds are moved to this prior (times ``constraint_prior / (1 -
+    constraint_prior)``) before they weigh a constraint's place in the slice. Only the
+    classifier's probability moves: a stated fact pattern (1.0), a prototype's closeness
+    and an LLM's verdict do not. 0.5 leaves it as fit."""
     named_min_specificity: float = Field(default=0.5, ge=0.0, le=1.0)
     """A key the request names, or implies (a city abroad implies the country), engages its
     constraint on its own when at least this specific (1: one knowledge entry lists it;

@@ -27,6 +27,7 @@ from logicmem.routes.visible.route import (
     diverse,
     quota,
     semantic_prior,
+    shifted,
     state,
     without_keys,
 )
@@ -662,6 +663,39 @@ def test_keys_borrowed_from_the_closest_entry_count_for_their_precision(
     [borrowed] = route.propose(mem.env, query, scope, 10, None).probabilities
     assert borrowed == pytest.approx(NEAREST_PRECISION * linked + (1 - NEAREST_PRECISION) * alone)
     assert borrowed < linked
+
+
+def test_a_balanced_probability_moves_to_the_stated_prior() -> None:
+    p = np.array([0.5, 0.9, 0.99, 1.0], dtype=np.float32)
+    assert shifted(p, 0.5) is p
+    low = shifted(p, 0.2)  # odds times 1/4
+    assert low[0] == pytest.approx(0.2)
+    assert low[1] == pytest.approx(9 / 4 / (1 + 9 / 4))
+    assert low[2] == pytest.approx(99 / 4 / (1 + 99 / 4), rel=1e-4)
+    assert low[3] == pytest.approx(1.0, abs=1e-6)
+    assert (shifted(p, 0.8)[:3] > p[:3]).all()
+
+
+def test_only_the_classifiers_probability_moves_to_the_constraint_prior(
+    store_url: str,
+) -> None:
+    # The criticality classifier is fit on balanced classes; constraint_prior moves its
+    # probability to the share of constraints a real store holds. A fact the knowledge
+    # resource states (1.0) does not move.
+    mem = _memory(store_url, min_probability=0.0)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
+    route, scope, query = VisibleRoute(), Scope("maya"), "Should I order satay tonight?"
+    [stated] = route.propose(mem.env, query, scope, 10, None).probabilities
+    mem.env.visibility = mem.env.visibility.model_copy(update={"constraint_prior": 0.2})
+    assert route.propose(mem.env, query, scope, 10, None).probabilities == pytest.approx([stated])
+    repo = VisibleRepository.of(mem.store)
+    [row] = repo.critical_memories(scope)
+    repo.set_criticality("maya", [replace(row, score=0.8, source="classifier")])
+    keys, vectors = repo.memory_keys(scope)
+    repo.add_keys("maya", keys, vectors)
+    [classified] = route.propose(mem.env, query, scope, 10, None).probabilities
+    assert state(mem.env, scope).classified.tolist() == [True]
+    assert classified == pytest.approx(stated * 0.5, rel=1e-4)  # odds 4 x 1/4
 
 
 def test_a_named_key_leads_only_in_the_users_own_request(store_url: str) -> None:

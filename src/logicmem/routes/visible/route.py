@@ -5,9 +5,10 @@ anticipation keys named in the request's words or implied by them — a city abr
 implies international travel —, the closest key in embedding space, discounted when many
 knowledge entries share it) and by its own similarity to the request; the learned
 relevance model (``relevance``) turns these into the probability that the constraint
-matters here, times the probability that the memory is a standing constraint at all; a
-key the request names outright counts at least as much as it is specific
-(``visibility.named_min_specificity``).
+matters here, times the probability that the memory is a standing constraint at all (the
+criticality classifier's, fit on balanced classes, moved to
+``visibility.constraint_prior``; a stated fact pattern counts 1); a key the request names
+outright counts at least as much as it is specific (``visibility.named_min_specificity``).
 A constraint enters the slice only when that probability reaches
 ``visibility.min_probability``, or a capable LLM's bridge hypothesis names it (see
 ``bridge``); nothing fills a share for its own sake, so the slice may be empty. For a
@@ -135,6 +136,8 @@ class _State:
         self.rows = rows
         self.at = {r.memory_id: i for i, r in enumerate(rows)}
         self.criticality = np.array([min(1.0, r.score) for r in rows], dtype=np.float32)
+        # Which scores are the classifier's probability (fit on balanced classes).
+        self.classified = np.array([r.source == "classifier" for r in rows], dtype=bool)
         self.order = np.array([position[r.memory_id] for r in rows], dtype=np.int64)
         dims = matrix.shape[1] if matrix.ndim == 2 and len(ids) else 0
         self.vectors = matrix[self.order] if rows else np.zeros((0, dims), dtype=np.float32)
@@ -202,6 +205,16 @@ def asks_about_someone(query: str) -> bool:
     if _FIRST_PERSON.search(text) or _IMPERATIVE.match(text):
         return False
     return _NAME_INSIDE.search(text, 1) is not None
+
+
+def shifted(p: np.ndarray, prior: float) -> np.ndarray:
+    """A probability fit on balanced classes, moved to the stated prior: its odds times
+    ``prior / (1 - prior)`` (0.5 leaves it as it is)."""
+    if prior == 0.5:
+        return p
+    q = np.clip(p.astype(np.float64), 1e-9, 1 - 1e-9)
+    odds = q / (1 - q) * (prior / (1 - prior))
+    return (odds / (1 + odds)).astype(np.float32)
 
 
 def semantic_prior(p1: float, rank: int, decay: float) -> float:
@@ -281,7 +294,10 @@ class VisibleRoute(Route):
             if recall:
                 # Calibrated on such questions (``VisibilitySettings.recall_weight``).
                 relevance = relevance * cfg.recall_weight
-            probability = relevance * st.criticality
+            criticality = st.criticality.copy()
+            classified = st.classified
+            criticality[classified] = shifted(criticality[classified], cfg.constraint_prior)
+            probability = relevance * criticality
             ok = probability >= cfg.min_probability
             if recall:
                 ok &= specific
@@ -289,7 +305,7 @@ class VisibleRoute(Route):
                 r = st.rows[i]
                 if allowed is not None and r.memory_id not in allowed:
                     continue
-                c = _Candidate(r.memory_id, r.ctype, float(st.criticality[i]), r.reason)
+                c = _Candidate(r.memory_id, r.ctype, float(criticality[i]), r.reason)
                 c.memory_sim, c.relevance, c.order = (
                     float(x[i, 3]),
                     float(relevance[i]),
