@@ -728,3 +728,24 @@ def test_the_auxiliary_will_names_no_key(store_url: str) -> None:
 
     assert shown("Should I update my will?")
     assert not shown("What will the weather be like for a picnic?")
+
+
+def test_a_noun_key_used_as_a_verb_names_no_key(store_url: str) -> None:
+    # 'train' (the vehicle) is a key of motion sickness and of several other entries; "I
+    # train on Sundays" is the verb and must not engage them, "the train" names it.
+    assert any("train" in e.situations for e in load_kb().entries.values())
+    for verb in ("Could we play chess?", "How do I train for a 5k?", "How to iron a shirt?"):
+        assert not {"play", "train", "iron"} & set(tokens(verb, request=True)), verb
+    for noun in ("Tickets for a play?", "Is the train ok?", "Foods high in iron?"):
+        assert {"play", "train", "iron"} & set(tokens(noun, request=True)), noun
+    assert "course" not in tokens("Of course, what should I cook?", request=True)
+    assert "course" in tokens("Is an online course worth it?", request=True)
+    mem = _memory(store_url)
+    _add(mem, "I get motion sickness.", *ORDINARY)
+
+    def shown(request: str) -> bool:
+        ctx = mem.context(request, user_id="maya", k=4)
+        return any(i.route == "visible" for i in ctx.items)
+
+    assert shown("Should I take the train to Leeds?")
+    assert not shown("How often should I train for a 5k?")

@@ -105,19 +105,40 @@ _WILL_NOUN_AFTER = word_set(
 )
 
 
+# Words the resource lists as keys in their noun sense (a theatre play, a wristwatch, a
+# train, the mineral iron, the season) that are also everyday verbs ("we could play
+# cards", "I train on Sundays", "how to iron a shirt").
+_NOUN_KEYS_ALSO_VERBS = word_set("play plays watch watches train trains iron irons fall falls")
+# Words after which such a word is the verb: the infinitive's "to", a subject pronoun, a
+# modal or an auxiliary, a negation or an adverb of frequency.
+_VERB_AFTER = word_set(
+    "to i we you they he she can could should would will might must may shall i'll we'll "
+    "you'll they'll he'll she'll let's do does did don't doesn't didn't not never also "
+    "usually often always sometimes"
+)
+
+
 def tokens(text: str, *, request: bool = False) -> tuple[str, ...]:
     """Lowercase word stems without pronouns, articles or possessive endings. For a
-    ``request``, also without the auxiliary *will* ("What will I need?", "Will it rain?"):
-    the resource's key 'will' (twelve entries list it) means the document, and only "my
-    will", "a living will", "questions about the will" name it."""
+    ``request``, also without the words that do not mean the key they spell:
+    - the auxiliary *will* ("What will I need?", "Will it rain?"): the resource's key
+      'will' (twelve entries list it) means the document, and only "my will", "a living
+      will", "questions about the will" name it;
+    - a noun key used as a verb ("we could play chess", "I train on Sundays"): only "a
+      play", "the train", "my watch" name it;
+    - *course* in "of course"."""
     words = re.findall(r"[a-z0-9][a-z0-9&+-]*(?:'[a-z]+)?", fold(text))
     out = []
     before = ""
     for word in words:
         word = re.sub(r"'s$|'$", "", word)
-        auxiliary = request and word == "will" and before not in _WILL_NOUN_AFTER
+        not_key = request and (
+            (word == "will" and before not in _WILL_NOUN_AFTER)
+            or (word in _NOUN_KEYS_ALSO_VERBS and before in _VERB_AFTER)
+            or (word == "course" and before == "of")
+        )
         before = word
-        if word in _DROP or auxiliary:
+        if word in _DROP or not_key:
             continue
         out.append(_stem(word))
     return tuple(out)
