@@ -1,6 +1,7 @@
 """The visibility route on examples written for these tests (not benchmark items)."""
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -644,14 +645,19 @@ def test_the_write_path_marks_keys_borrowed_from_the_closest_entry(store_url: st
         assert {k.ref for k in keys} == {"child-newborn"}
 
 
+def _peanut_allergy(store_url: str) -> tuple[Memory, VisibleRoute, Scope, str]:
+    """A user with a peanut allergy among ordinary memories, and a request it decides."""
+    mem = _memory(store_url, min_probability=0.0)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
+    return mem, VisibleRoute(), Scope("maya"), "Should I order satay tonight?"
+
+
 def test_keys_borrowed_from_the_closest_entry_count_for_their_precision(
     store_url: str,
 ) -> None:
     # A constraint no entry links gets its closest entry's keys (kind "nearest"); they are
     # its own only NEAREST_PRECISION of the time, else its similarity alone speaks for it.
-    mem = _memory(store_url, min_probability=0.0)
-    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
-    route, scope, query = VisibleRoute(), Scope("maya"), "Should I order satay tonight?"
+    mem, route, scope, query = _peanut_allergy(store_url)
     [linked] = route.propose(mem.env, query, scope, 10, None).probabilities
     repo = VisibleRepository.of(mem.store)
     keys, vectors = repo.memory_keys(scope)
@@ -682,9 +688,7 @@ def test_only_the_classifiers_probability_moves_to_the_constraint_prior(
     # The criticality classifier is fit on balanced classes; constraint_prior moves its
     # probability to the share of constraints a real store holds. A fact the knowledge
     # resource states (1.0) does not move.
-    mem = _memory(store_url, min_probability=0.0)
-    _add(mem, "I'm allergic to peanuts.", *ORDINARY)
-    route, scope, query = VisibleRoute(), Scope("maya"), "Should I order satay tonight?"
+    mem, route, scope, query = _peanut_allergy(store_url)
     [stated] = route.propose(mem.env, query, scope, 10, None).probabilities
     mem.env.visibility = mem.env.visibility.model_copy(update={"constraint_prior": 0.2})
     assert route.propose(mem.env, query, scope, 10, None).probabilities == pytest.approx([stated])
@@ -710,6 +714,18 @@ def test_a_named_key_leads_only_in_the_users_own_request(store_url: str) -> None
     assert recall.items[0].route == "semantic"
 
 
+def _shown_beside_ordinary(store_url: str, fact: str) -> Callable[[str], bool]:
+    """Whether a request puts ``fact``, stored among ordinary memories, in view (k = 4)."""
+    mem = _memory(store_url)
+    _add(mem, fact, *ORDINARY)
+
+    def shown(request: str) -> bool:
+        ctx = mem.context(request, user_id="maya", k=4)
+        return any(i.route == "visible" for i in ctx.items)
+
+    return shown
+
+
 def test_the_auxiliary_will_names_no_key(store_url: str) -> None:
     # 'will' (the document) is a key of a dozen entries, a recent divorce among them: "my
     # will" names it; "What will ..." asks about the future and must not engage them.
@@ -719,13 +735,7 @@ def test_the_auxiliary_will_names_no_key(store_url: str) -> None:
     assert "will" not in tokens("Our plan will work, this will help", request=True)
     assert "will" in tokens("Should I update my will?", request=True)
     assert "will" in tokens("What will the weather be like?")  # a key's own text keeps it
-    mem = _memory(store_url)
-    _add(mem, "I'm in the middle of a divorce.", *ORDINARY)
-
-    def shown(request: str) -> bool:
-        ctx = mem.context(request, user_id="maya", k=4)
-        return any(i.route == "visible" for i in ctx.items)
-
+    shown = _shown_beside_ordinary(store_url, "I'm in the middle of a divorce.")
     assert shown("Should I update my will?")
     assert not shown("What will the weather be like for a picnic?")
 
@@ -740,12 +750,6 @@ def test_a_noun_key_used_as_a_verb_names_no_key(store_url: str) -> None:
         assert {"play", "train", "iron"} & set(tokens(noun, request=True)), noun
     assert "course" not in tokens("Of course, what should I cook?", request=True)
     assert "course" in tokens("Is an online course worth it?", request=True)
-    mem = _memory(store_url)
-    _add(mem, "I get motion sickness.", *ORDINARY)
-
-    def shown(request: str) -> bool:
-        ctx = mem.context(request, user_id="maya", k=4)
-        return any(i.route == "visible" for i in ctx.items)
-
+    shown = _shown_beside_ordinary(store_url, "I get motion sickness.")
     assert shown("Should I take the train to Leeds?")
     assert not shown("How often should I train for a 5k?")
