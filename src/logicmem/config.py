@@ -109,12 +109,14 @@ class VisibilitySettings(_Section):
     (``benchmarks/recall_calibration.py``, before borrowed keys; with them 4 of 853
     against 0.28, 0.017). A capable LLM's bridge hypothesis is not scaled."""
     constraint_prior: float = Field(default=0.5, gt=0.0, lt=1.0)
-    """The share of memories the criticality classifier judges that are standing
-    constraints. The classifier is fit on balanced classes, so its probability assumes
-    half; its odds are moved to this prior (times ``constraint_prior / (1 -
-    constraint_prior)``) before they weigh a constraint's place in the slice. Only the
-    classifier's probability moves: a stated fact pattern (1.0), a prototype's closeness
-    and an LLM's verdict do not. 0.5 leaves it as fit."""
+    """The share of a store's memories taken to be standing constraints when the
+    criticality classifier's probability is read. The classifier is fit on balanced
+    classes, so its probability assumes half; its odds are moved to this prior (times
+    ``constraint_prior / (1 - constraint_prior)``) before they weigh a constraint's place
+    in the slice. Only the classifier's probability moves: a stated fact pattern (1.0), a
+    prototype's closeness and an LLM's verdict do not. 0.5 leaves it as fit; 0.25 and 0.1,
+    tried on dev half A, traded values, goals and reasons (mostly recognised by the
+    classifier) for pattern-stated constraints (docs/benchmarks.md)."""
     named_min_specificity: float = Field(default=0.5, ge=0.0, le=1.0)
     """A key the request names, or implies (a city abroad implies the country), engages its
     constraint on its own when at least this specific (1: one knowledge entry lists it;
