@@ -478,6 +478,8 @@ def test_a_key_many_entries_share_is_weaker_evidence_than_a_specific_one() -> No
         ("Tom's landlord won't allow pets.", "Tom"),
         ("Tom takes warfarin.", "Tom"),
         ("the lease forbids pets", "me"),
+        ("Our garden backs onto a railway line.", "me"),
+        ("We share one car between four drivers.", "me"),
     ],
 )
 def test_the_subject_of_a_standalone_sentence(text: str, who: str) -> None:

@@ -583,8 +583,8 @@ _FIRST_PERSON = [
 def sentence_subject(text: str) -> str:
     """Whose fact a standalone sentence states, for data with no user attached (authored
     examples, evaluation sentences): "me" for the first person, else the leading name."""
-    if re.match(r"(I|My|I'm|I've)\b", text):
-        return "me"
+    if re.match(r"(?:I|My|I'm|I've|I'd|We|Our|We're|We've|We'd)\b", text):
+        return "me"  # "Our cat ...": the speaker's household, not someone named "Our"
     found = re.match(r"([A-Z][a-z]+)", text)
     return found.group(1) if found else "me"
 
