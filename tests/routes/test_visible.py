@@ -755,3 +755,24 @@ def test_a_noun_key_used_as_a_verb_names_no_key(store_url: str) -> None:
     shown = _shown_beside_ordinary(store_url, "I get motion sickness.")
     assert shown("Should I take the train to Leeds?")
     assert not shown("How often should I train for a 5k?")
+
+
+def test_a_general_statement_an_absence_or_an_illness_over_is_never_in_view(
+    store_url: str,
+) -> None:
+    # Each names a constraint the resource covers; none is the user's fact now. The user's
+    # own allergy, said after them, still is.
+    said = [
+        "Peanut allergies are so common these days.",  # stored as "maya said: ..."
+        "My doctor says shellfish allergies often start in adulthood.",
+        "My sprained ankle healed ages ago.",
+        "I have no allergies to any medicines.",
+    ]
+    shown = _shown_beside_ordinary(store_url, said[0])
+    assert not shown("Should I order satay tonight?")
+    mem = _memory(store_url)
+    _add(mem, *said[1:], *ORDINARY)
+    assert VisibleRepository.of(mem.store).critical_memories(Scope("maya")) == []
+    _add(mem, "I'm allergic to peanuts.")
+    ctx = mem.context("Should I order satay tonight?", user_id="maya", k=4)
+    assert [i.text for i in ctx.items if i.route == "visible"] == ["maya is allergic to peanuts."]

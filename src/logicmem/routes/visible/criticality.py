@@ -81,6 +81,7 @@ from logicmem.errors import ModelError
 from logicmem.models.embed.base import Embedder
 from logicmem.models.llm.base import LLM, extract_json
 from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block
+from logicmem.routes.visible.holds import GENERIC, WHY, not_standing
 from logicmem.routes.visible.kb import OTHER, PAST, POLARITY, KnowledgeBase
 from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.routes.visible.text import fact_sentence, gives_advice, reports_other
@@ -206,6 +207,10 @@ def _authored(name: str) -> dict[str, Any]:
     result: dict[str, Any] = json.loads(path.read_text()) if path.is_file() else {}
     return result
 
+
+# The types of personal logic (``personal_logic_examples.json``): a view the user holds. Said
+# as a general statement ("Family dinners come before work"), it is still the speaker's.
+VIEWS = frozenset(["value", "goal", "reason"])
 
 # The authored example files: standing constraints, personal logic (values, goals,
 # reasons behind past decisions) and conversational talk, each {"critical": {type: [...]},
@@ -363,9 +368,16 @@ class CriticalityAssessor:
             if gives_advice(text):
                 out.append(Assessment(False, 0.0))
                 continue
+            why = not_standing(text)
+            if why and why != GENERIC:
+                out.append(Assessment(False, 0.0, reason=WHY[why]))
+                continue
             best = self.entry_similarities(crit_sims[i])
             linked = self._linked_entries(best, float(ord_best[i]))
             matches = self.kb.match_facts(text)
+            if matches and why:
+                out.append(Assessment(False, 0.0, reason=WHY[why]))
+                continue
             if matches:
                 # Embedding neighbours join a stated match only when of the same type:
                 # "on probation" is not "in my probationary period" at a new job.
@@ -395,6 +407,9 @@ class CriticalityAssessor:
                 )
             else:
                 out.append(Assessment(False, p))
+                continue
+            if why and ctype not in VIEWS:
+                out.append(Assessment(False, p, ctype, WHY[why]))
                 continue
             refused = self._refused(text, ctype, linked)
             if refused:

@@ -661,7 +661,7 @@ _BASE_VERBS = word_set(
     "homeschool foster adopt volunteer host mentor lead supervise bleed bruise burn react "
     "swell combine count skip borrow inject rely lose make shop boycott divest thrift charge"
 )
-_PAST_VERBS = word_set(
+PAST_VERBS = word_set(
     "had got went came took caught lost quit fell ate gave began became made ran drove flew "
     "broke sold bought found kept felt met left laid"
 )
@@ -739,10 +739,19 @@ def _predicate(words: list[str]) -> str:
     return " ".join(words)
 
 
+def present_verb(word: str) -> bool:
+    """An everyday verb in the present, base or third person ("take", "takes", "fixes")."""
+    return (
+        word in _BASE_VERBS
+        or (word.endswith("s") and word[:-1] in _BASE_VERBS)
+        or (word.endswith("es") and word[:-2] in _BASE_VERBS)
+    )
+
+
 def _verb_like(word: str) -> bool:
     return (
         word in _BASE_VERBS
-        or word in _PAST_VERBS
+        or word in PAST_VERBS
         or word_form(word) != ""
         or (word.endswith("s") and word[:-1] in _BASE_VERBS)
         or word in ("is", "has", "got", "had")
@@ -779,7 +788,7 @@ def fact_sentence(pattern: str, ctype: str = "") -> str:
         out = f"{s} {_predicate(rest.split())}"
     elif first in ("my", "our"):
         out = f"{s}'s {rest}"
-    elif first in ("is", "has", "was", "had", "been") or first in _PAST_VERBS:
+    elif first in ("is", "has", "was", "had", "been") or first in PAST_VERBS:
         out = f"{s} {p}"
     elif second in _CLAUSE_VERBS and first not in _ADVERB_LEAD:
         out = f"{s}'s {p}"  # "baby has a fever", "rent is income restricted"

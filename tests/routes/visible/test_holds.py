@@ -1,0 +1,77 @@
+"""Sentences that name a constraint's topic but state no standing fact that holds for
+anyone now: a general statement or a report of one, something over, an absence (sentences
+written for these tests from general knowledge, not benchmark items)."""
+
+from __future__ import annotations
+
+import pytest
+
+from logicmem.routes.visible.holds import ABSENT, GENERIC, OVER, not_standing
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        # general statements and reports of them
+        ("Gout is more common in men than in women.", ""),  # one word: a name as often
+        ("Sickle cell disease runs in families.", GENERIC),
+        ("Most cats can't digest cow's milk.", GENERIC),
+        ("Migraine headaches are often worse with bright light.", GENERIC),
+        ("Apparently lots of welders end up with hearing loss.", GENERIC),
+        ("Shift workers have higher rates of insomnia, did you know.", GENERIC),
+        ("Milk and cheese are hard on a lot of stomachs.", GENERIC),
+        ("I read that statins can cause muscle aches.", GENERIC),
+        ("Ana says lupus is hard to diagnose.", GENERIC),
+        ("Grapes are toxic to dogs, or so I heard.", GENERIC),
+        ("omar said: Tree nut allergies are rarely outgrown.", GENERIC),  # a rules note
+        ("omar is lactose intolerant.", ""),  # a user id in lower case is still a name
+        ("According to the pharmacist, ibuprofen irritates the stomach.", GENERIC),
+        # the same topics, a person's own fact
+        ("My doctor says I'm prediabetic.", ""),
+        ("Sickle cell disease runs in my family.", ""),
+        ("Omar is vegan.", ""),
+        ("Marcus can't eat gluten.", ""),
+        ("Takes warfarin daily.", ""),
+        ("Bad knee here, so no stairs.", ""),
+        ("Vegan, so no butter please.", ""),
+        ("The twins are in daycare until five.", ""),
+        ("Both knees are shot after years of running.", ""),
+        ("Kids are 5 and 8.", ""),
+        ("Allergies are acting up today.", ""),
+        ("Working nights is rough.", ""),
+        ("Our cat is on thyroid pills.", ""),
+        ("Priya thinks the new bakery's rye loaves are perfect.", ""),
+        ("Marcus gave up drinking after a health scare and doesn't miss it.", ""),
+        ("Cows are sacred in Ravi's family, so beef never comes into the house.", ""),
+        ("Every paycheck is spoken for before it lands.", ""),
+        ("Omar'd rather have a short commute than a bigger salary.", ""),
+        # over, and left nothing
+        ("My sprained ankle healed ages ago.", OVER),
+        ("Got over the flu and I'm back at work.", OVER),
+        ("The rash cleared up once I switched soap.", OVER),
+        ("Lena finished the course of antibiotics and feels fine now.", OVER),
+        ("Years ago I broke my wrist; it's been fine since.", OVER),
+        # over, but something holds
+        ("My knee never healed right.", ""),
+        ("I'm still not over this chest cold.", ""),
+        ("The fracture healed, but I can't kneel anymore.", ""),
+        ("The infection cleared up, though I'm still on a low dose of antibiotics.", ""),
+        ("My blood sugar is fine now that I'm on metformin.", ""),
+        ("I'm back at work after the baby, pumping twice a day.", ""),
+        ("My gallbladder is gone, so fatty meals are out.", ""),
+        ("I recovered from an eating disorder in my twenties.", ""),
+        # absences
+        ("I'm not allergic to anything.", ABSENT),
+        ("Dev doesn't take any medication.", ABSENT),
+        ("Ivy has never broken a bone.", ABSENT),
+        ("Her strep test came back negative.", ABSENT),
+        ("No known allergies.", ABSENT),
+        # a rule about intake, or someone else's rule, is no absence
+        ("I don't eat any meat.", ""),
+        ("I can't have anything with gluten.", ""),
+        ("The landlord says no pets.", ""),
+        ("Wheat bloats me, though my celiac test came back negative.", ""),
+    ],
+)
+def test_a_sentence_that_states_no_standing_fact_says_why(text: str, why: str) -> None:
+    assert not_standing(text) == why
