@@ -16,6 +16,10 @@ Three hand-written sets in ``benchmarks/data`` (see its README.md):
   closer (cosine of the embedder's vectors) to each of its later requests than to a request
   on another theme, with rank statistics.
 
+- ``scope_eval.jsonl``: sentences that name a constraint's topic but state no standing
+  fact (general statements, reports of them, things over, absences), beside standing facts
+  said close to them and terse ones. Reports how many of each kind are judged critical.
+
 Then the paraphrase and chat sentences again with the user named otherwise (a name in
 another script, an account id, "the user", no subject: ``SUBJECT_FORMS``), as other stores
 and memory layers write them: the verdicts should not depend on it.
@@ -204,6 +208,7 @@ def measure(
     chat: list[dict[str, Any]],
     logic: list[dict[str, Any]],
     held_out: list[dict[str, Any]],
+    scope: list[dict[str, Any]],
 ) -> dict[str, Any]:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -217,12 +222,14 @@ def measure(
         para_texts = [neutral(r["text"], r.get("subject")) for r in paraphrase]
         chat_texts = [neutral(r["text"], r.get("subject")) for r in chat]
         stmt_texts = [neutral(r["statement"], "me") for r in logic]
-        texts = para_texts + chat_texts + stmt_texts
+        scope_texts = [neutral(r["text"], r["subject"]) for r in scope]
+        texts = para_texts + chat_texts + stmt_texts + scope_texts
         vectors = embedder.embed(texts)
         found = assessor.assess(texts, vectors)
-        n_p, n_c = len(para_texts), len(chat_texts)
+        n_p, n_c, n_s = len(para_texts), len(chat_texts), len(stmt_texts)
         para_found, chat_found = found[:n_p], found[n_p : n_p + n_c]
-        stmt_found = found[n_p + n_c :]
+        stmt_found = found[n_p + n_c : n_p + n_c + n_s]
+        scope_found = found[n_p + n_c + n_s :]
         patterns = [_ids(kb.match_facts(t)) for t in para_texts]
         result = {
             "paraphrase": _paraphrase(paraphrase, para_found, patterns),
@@ -230,6 +237,7 @@ def measure(
             "personal_logic": _logic(logic, stmt_found, embedder),
             "subject_forms": _subject_forms(assessor, embedder, paraphrase, para_texts, chat_texts),
             "whose": _whose(paraphrase, chat, logic, held_out),
+            "scope": _scope(scope, scope_found),
         }
     return result
 
@@ -243,6 +251,45 @@ def validate_whose(path: Path) -> list[dict[str, Any]]:
             raise DataError(f"{path}:{number}: 'form' must be 'said' or 'stored'")
         rows.append(row)
     return rows
+
+
+SCOPE_KINDS = {
+    "generic": False,
+    "reported": False,
+    "over": False,
+    "absence": False,
+    "standing": True,
+    "telegraphic": True,
+}
+
+
+def validate_scope(path: Path) -> list[dict[str, Any]]:
+    rows = []
+    for number, row in read_jsonl(path):
+        _need(path, number, row, "text", str)
+        _need(path, number, row, "subject", str)
+        kind = row.get("kind")
+        if kind not in SCOPE_KINDS:
+            raise DataError(f"{path}:{number}: kind must be one of {', '.join(SCOPE_KINDS)}")
+        if row.get("holds") is not SCOPE_KINDS[kind]:
+            raise DataError(f"{path}:{number}: 'holds' must be {SCOPE_KINDS[kind]} for {kind}")
+        rows.append(row)
+    return rows
+
+
+def _scope(rows, found) -> dict[str, Any]:
+    """Per kind of ``scope_eval.jsonl``, how many sentences are judged critical: the near
+    misses should not be, the standing facts should."""
+    by_kind: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for a, r in zip(found, rows, strict=True):
+        by_kind[r["kind"]][0] += 1
+        by_kind[r["kind"]][1] += bool(a.critical)
+    out = {k: {"n": n, "critical": c, "holds": SCOPE_KINDS[k]} for k, (n, c) in by_kind.items()}
+    for label, holds in (("near misses", False), ("standing facts", True)):
+        n = sum(v["n"] for v in out.values() if v["holds"] is holds)
+        c = sum(v["critical"] for v in out.values() if v["holds"] is holds)
+        out[label] = {"n": n, "critical": c, "holds": holds}
+    return out
 
 
 def _whose(paraphrase, chat, logic, held_out) -> dict[str, Any]:
@@ -561,6 +608,13 @@ def _print_table(result: dict[str, Any]) -> None:
     for key, m in result["whose"].items():
         print(f"| {key} | {m['n']} | {m['rate']:.3f} |")
 
+    print("\n## Near misses of scope: general, over, absent (`scope_eval.jsonl`)\n")
+    print("| kind | holds | n | judged critical |\n|---|---|---|---|")
+    for kind, m in result["scope"].items():
+        print(
+            f"| {kind} | {m['holds']} | {m['n']} | {m['critical']} ({m['critical'] / m['n']:.3f}) |"
+        )
+
     pl = result["personal_logic"]
     print(
         f"\n## Personal logic: {sum(v['n'] for v in pl['statements_critical'].values())} groups\n"
@@ -597,6 +651,7 @@ def main() -> None:
         chat = validate_chat(args.data_dir / "ordinary_chat.jsonl")
         logic, warnings = validate_logic(args.data_dir / "personal_logic_eval.jsonl")
         held_out = validate_whose(args.data_dir / "whose_eval.jsonl")
+        scope = validate_scope(args.data_dir / "scope_eval.jsonl")
     except (DataError, OSError) as exc:
         print(f"invalid evaluation data: {exc}", file=sys.stderr)
         sys.exit(2)
@@ -605,7 +660,7 @@ def main() -> None:
     if args.validate_only:
         print(f"ok: {len(paraphrase)} paraphrase rows, {len(chat)} chat rows, {len(logic)} groups")
         return
-    result = measure(paraphrase, chat, logic, held_out)
+    result = measure(paraphrase, chat, logic, held_out, scope)
     if args.json:
         print(json.dumps(result, indent=1, ensure_ascii=False))
         return

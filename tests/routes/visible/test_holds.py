@@ -28,6 +28,7 @@ from logicmem.routes.visible.holds import ABSENT, GENERIC, OVER, not_standing
         ("According to the pharmacist, ibuprofen irritates the stomach.", GENERIC),
         # the same topics, a person's own fact
         ("My doctor says I'm prediabetic.", ""),
+        ("Ana's cardiologist says Ana has to stay on the statin for good.", ""),
         ("Sickle cell disease runs in my family.", ""),
         ("Omar is vegan.", ""),
         ("Marcus can't eat gluten.", ""),

@@ -146,7 +146,10 @@ def _names_someone(text: str) -> bool:
 
 def _general(clause: str, claim: bool = False) -> bool:
     """Whether ``clause`` is a general statement: see the module docstring. A ``claim``
-    (what someone said, read or heard) starts in lower case: one word there is no name."""
+    runs on from a verb of saying ("says lupus is ..."): one word in lower case there is
+    no name, and a capitalised word is one ("says Omar has to ...")."""
+    if claim and clause.lstrip()[:1].isupper():
+        return False
     clause = _TAG.sub("", _OPENER.sub("", clause.strip()))
     if clause.rstrip().endswith("?") or _EPISODE.search(clause) or _names_someone(clause):
         return False
@@ -199,13 +202,19 @@ def states_general(text: str) -> bool:
     text = text.strip()
     if not text or subjectless(text):
         return False
-    body = _ACCORDING.sub("", _SO_READ.sub("", text))
+    body = _SO_READ.sub("", text)
+    if body != text and _general(body):
+        return True  # "Grapes are toxic to dogs, or so I read"
+    body = _ACCORDING.sub("", text)
     if body != text and _general(body, claim=True):
-        return True  # "Dogs can't eat grapes, or so I read"
+        return True  # "According to my vet, ..."
     found = _REPORT.search(text)
     if found and found.start() > 0:
-        # The reporter is named before the verb; the claim must name no one.
-        return _general(text[found.end() :], claim=True)
+        # The reporter is named before the verb; the claim must name no one. After a
+        # colon it is a sentence of its own ("Omar said: Statins ..."), its first word
+        # capitalised as any sentence's.
+        quoted = found.group().rstrip().endswith(":")
+        return _general(text[found.end() :], claim=not quoted)
     return _general(text)
 
 
