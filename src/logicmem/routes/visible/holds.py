@@ -26,7 +26,13 @@ from __future__ import annotations
 
 import re
 
-from logicmem.routes.visible.text import PAST_VERBS, present_verb, subjectless, word_set
+from logicmem.routes.visible.text import (
+    FIRST_PERSON_WORDS,
+    PAST_VERBS,
+    present_verb,
+    subjectless,
+    word_set,
+)
 
 GENERIC, OVER, ABSENT = "general", "over", "absent"
 WHY = {
@@ -41,8 +47,7 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+")
 # Anyone referred to: the speaker, the listener of a stored message, a named or pronoun
 # third person. "They", "them" and "their" are left out: a general statement uses them of
 # its own subject ("Cats hide it when they're in pain").
-_PERSON_WORDS = word_set(
-    "i i'm i've i'd i'll me my mine myself we we're we've we'd we'll us our ours ourselves "
+_PERSON_WORDS = FIRST_PERSON_WORDS | word_set(
     "you you're you've you'd you'll your yours yourself he he's he'd he'll him his himself "
     "she she's she'd she'll her hers herself user"
 )

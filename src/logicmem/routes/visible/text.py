@@ -390,7 +390,7 @@ def word_form(word: str) -> str:
 MARKERS = frozenset(["poss", "be", "was", "had"])  # what fact_tokens puts for have and be
 _FIRST = ["i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "we'd", "we'll"]
 _FIRST += ["me", "my", "mine", "myself", "our", "ours", "us", "ourselves"]
-_FIRST_PERSON_WORDS = frozenset(_FIRST)
+FIRST_PERSON_WORDS = frozenset(_FIRST)
 _FACT_FORMS = {
     **dict.fromkeys(["i", "we", "he", "she", "they", "i'll", "we'll"], ""),
     **dict.fromkeys(["i'd", "we'd", "he'd", "she'd", "they'd", "you'd"], "would"),
@@ -498,7 +498,7 @@ def fact_text(text: str) -> FactText:
         word = match.group(0)
         if word in _CLAUSE_WORDS:
             c, s = c + 1, s + 1
-        mine = word in _FIRST_PERSON_WORDS
+        mine = word in FIRST_PERSON_WORDS
         if word.endswith("'s") and word not in _FACT_FORMS and word not in _SPLIT:
             put(lemma(word[:-2]), mine=mine)
             put("poss")
