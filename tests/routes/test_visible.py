@@ -763,13 +763,13 @@ def test_a_general_statement_an_absence_or_an_illness_over_is_never_in_view(
     # Each names a constraint the resource covers; none is the user's fact now. The user's
     # own allergy, said after them, still is.
     said = [
-        "Peanut allergies are so common these days.",  # stored as "maya said: ..."
+        "Tree nut allergies are common in children.",  # stored as "maya said: ..."
         "My doctor says shellfish allergies often start in adulthood.",
         "My sprained ankle healed ages ago.",
         "I have no allergies to any medicines.",
     ]
     shown = _shown_beside_ordinary(store_url, said[0])
-    assert not shown("Should I order satay tonight?")
+    assert not shown("Should I try the pecan pie?")
     mem = _memory(store_url)
     _add(mem, *said[1:], *ORDINARY)
     assert VisibleRepository.of(mem.store).critical_memories(Scope("maya")) == []

@@ -45,7 +45,7 @@ from logicmem.routes.visible.holds import ABSENT, GENERIC, OVER, not_standing
         ("Marcus gave up drinking after a health scare and doesn't miss it.", ""),
         ("Cows are sacred in Ravi's family, so beef never comes into the house.", ""),
         ("Every paycheck is spoken for before it lands.", ""),
-        ("Omar'd rather have a short commute than a bigger salary.", ""),
+        ("Omar'd rather walk to work than earn more across town.", ""),
         # over, and left nothing
         ("My sprained ankle healed ages ago.", OVER),
         ("Got over the flu and I'm back at work.", OVER),
