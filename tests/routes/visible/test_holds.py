@@ -62,7 +62,7 @@ from logicmem.routes.visible.holds import ABSENT, GENERIC, OVER, not_standing
         ("My gallbladder is gone, so fatty meals are out.", ""),
         ("I recovered from an eating disorder in my twenties.", ""),
         # absences
-        ("I'm not allergic to anything.", ABSENT),
+        ("I'm not allergic to any foods.", ABSENT),
         ("Dev doesn't take any medication.", ABSENT),
         ("Ivy has never broken a bone.", ABSENT),
         ("Her strep test came back negative.", ABSENT),

@@ -15,7 +15,7 @@ that holds for anyone now, whatever topic they name; ``not_standing`` says which
   ages ago", "Got over the flu and I'm back at work", "The rash cleared up once I
   switched soap". Not where something still holds: "never healed right", "still not
   over it", "healed, but I can't kneel";
-- an absence: "I'm not allergic to anything", "Dev doesn't take any medication", "Ivy
+- an absence: "I'm not allergic to any foods", "Dev doesn't take any medication", "Ivy
   has never broken a bone", "Her blood work came back normal". Not a rule about what
   the person takes in ("I don't eat any meat", "I can't have anything with gluten").
 
