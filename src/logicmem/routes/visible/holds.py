@@ -75,7 +75,7 @@ _QUANTIFIED = re.compile(
 # Verbs in the present (with *be*, *have*, modals and do-support) that make a statement
 # general; a past verb tells an episode ("Pipes froze last night").
 _PRESENT = word_set(
-    "is are isn't aren't 's has have hasn't haven't can can't cannot could couldn't should "
+    "is are isn't aren't has have hasn't haven't can can't cannot could couldn't should "
     "shouldn't may might must will won't would wouldn't do don't does doesn't tend tends "
     "seem seems need needs get gets make makes cause causes run runs start starts affect "
     "affects cost costs take takes help helps go goes come comes keep keeps end ends show "
@@ -94,14 +94,13 @@ _OWN_WORDS = word_set(
     "stomach gut joints teeth tooth lungs heart sinuses hand hands fingers head"
 )
 _NUMBERS = word_set("one two three four five six seven eight nine ten eleven twelve both")
-# Not the first word of a general statement: a verb or a preposition, as in a claim
-# ("learned to drive ..."), or a possessive determiner.
+# Not the first word of a general statement: the infinitive's "to" or a preposition, as
+# in a claim that runs on from a verb ("learned to drive ...").
 _NOT_FIRST = word_set("to how in on at for with by from about")
 # Verbs of saying, thinking and liking that end the subject of a clause ("Tom thinks ...").
 _NOT_IN_SUBJECT = word_set(
     "thinks feels knows wants hopes loves likes hates prefers believes finds reckons means "
-    "tries says won wins did think feel know want hope love like hate prefer wish believe "
-    "need"
+    "tries says won wins did think feel know want hope love like hate prefer wish believe"
 )
 _CLAUSE_LINKS = word_set("so but because since when if then which who to")
 # A particular time makes a statement an episode ("Allergies are bad today").
@@ -112,7 +111,7 @@ _EPISODE = re.compile(
 )
 _ADVERBS = word_set(
     "all often usually always never rarely sometimes generally mostly really actually just "
-    "also basically typically supposedly apparently totally still only even so"
+    "also basically typically supposedly apparently totally still only even"
 )
 # Reporting a general claim: the reporter, a reporting verb, then the claim.
 _REPORT = re.compile(
