@@ -122,6 +122,12 @@ class VisibilitySettings(_Section):
     constraint on its own when at least this specific (1: one knowledge entry lists it;
     0: every entry does), with that specificity as its probability; a more shared key
     counts only through the relevance model."""
+    member_weight: float = Field(default=0.3, ge=0.0, le=1.0)
+    """A household member's standing constraint ("Sam's father uses a wheelchair") engages
+    a request of the user's own that is about that member ("my parents' visit", "surprise
+    Dad") with at least this probability (before its criticality), whatever keys the
+    request names: what binds the person shapes the plans made for them. 0 turns it off.
+    Not on a question about a named person (``recall_named_only``)."""
     recall_named_only: bool = True
     """For a question about a named person rather than the speaker's own request, only a
     key the question names or implies, at least ``named_min_specificity`` specific (or a

@@ -521,6 +521,8 @@ def test_one_memory_per_constraint_but_a_matched_repeat_precedes_unmatched_fills
         ("What's a good lentil soup recipe?", False),
         ("Recommend a few day hikes near Denver.", False),
         ("Where should we stay in Lisbon?", False),
+        ("What should we get Dad for his birthday?", False),  # the user's own father
+        ("What did Mom and Priya cook?", True),
     ],
 )
 def test_recall_questions_about_a_named_person_are_told_apart(
@@ -755,6 +757,24 @@ def test_a_noun_key_used_as_a_verb_names_no_key(store_url: str) -> None:
     shown = _shown_beside_ordinary(store_url, "I get motion sickness.")
     assert shown("Should I take the train to Leeds?")
     assert not shown("How often should I train for a 5k?")
+
+
+def test_a_household_members_constraint_is_in_view_when_the_request_is_about_them(
+    store_url: str,
+) -> None:
+    # The request names none of the constraint's keys: only the person it binds.
+    fact = "My father has used a wheelchair since his stroke."
+    shown = _shown_beside_ordinary(store_url, fact)
+    assert shown("What should we plan for my parents' visit next month?")
+    assert shown("Ideas for Dad's birthday dinner?")
+    assert not shown("What should I get my son for his birthday?")
+    assert not shown("Any tips for a weekend in Lisbon?")
+    mem = _memory(store_url, member_weight=0.0)
+    ctx = mem.context("Ideas for Dad's birthday dinner?", user_id="maya", k=4)
+    assert not [i for i in ctx.items if i.route == "visible"]
+    ctx = _memory(store_url).context("Ideas for Dad's birthday dinner?", user_id="maya", k=4)
+    [item] = [i for i in ctx.items if i.route == "visible"]
+    assert "the request is about their father" in item.reason
 
 
 def test_a_general_statement_an_absence_or_an_illness_over_is_never_in_view(

@@ -26,6 +26,8 @@ from logicmem.routes.visible.text import (
     fact_text,
     fact_tokens,
     lemma,
+    member_subject,
+    members_named,
     neutral_subject,
     reports_other,
     sentence_subject,
@@ -347,6 +349,40 @@ def test_fact_patterns_read_as_sentences_about_the_prototype_subject() -> None:
 )
 def test_news_about_other_people_is_told_apart(text: str, other: bool) -> None:
     assert reports_other(text) is other
+
+
+@pytest.mark.parametrize(
+    ("text", "roles"),
+    [
+        ("Sam's elderly father walks with a cane.", ("father",)),
+        ("Our youngest daughter can't have eggs.", ("child",)),
+        ("My wife works night shifts at the hospital.", ("partner",)),
+        ("Sam's three-year-old son is afraid of dogs.", ("child",)),
+        ("Sam's fiancé keeps kosher.", ("partner",)),  # accents folded
+        ("Sam's mother-in-law is diabetic.", ()),  # not a household member of the list
+        ("Sam's roommate is allergic to cats.", ()),
+        ("Sam walks with a cane.", ()),
+        ("I told my mother about the cane.", ()),  # the user's own sentence
+    ],
+)
+def test_the_household_member_a_memory_is_about(text: str, roles: tuple[str, ...]) -> None:
+    assert member_subject(text) == roles
+
+
+@pytest.mark.parametrize(
+    ("request_text", "roles"),
+    [
+        ("We're hosting my parents next weekend; what should I cook?", {"mother", "father"}),
+        ("What's a good day trip to take Dad on?", {"father"}),
+        ("Any ideas for the kids' lunchboxes?", {"child"}),
+        ("Help me plan a surprise for my husband.", {"partner"}),
+        ("Which gift should I get my mother-in-law?", set()),
+        ("My momentum at work is gone; any tips?", set()),
+        ("What's a good recipe for dinner?", set()),
+    ],
+)
+def test_the_household_members_a_request_is_about(request_text: str, roles: set[str]) -> None:
+    assert members_named(request_text) == roles
 
 
 # --- the real embedder: linking by exemplars, precision on chat ------------------------------

@@ -50,7 +50,7 @@ from logicmem.routes.visible.relevance import (
     request_windows,
 )
 from logicmem.routes.visible.repo import MemoryKey, VisibleRepository
-from logicmem.routes.visible.text import tokens
+from logicmem.routes.visible.text import MEMBER_ROLES, member_subject, members_named, tokens
 from logicmem.types import Hit, Scope
 
 
@@ -71,6 +71,7 @@ class _Candidate:
     memory_sim: float = 0.0
     hypothesis: str = ""  # the LLM's bridge hypothesis this memory answers
     hypothesis_sim: float = 0.0
+    member: str = ""  # the household member the constraint binds, when the request names them
     relevance: float = 0.0  # p(the constraint matters for this request), from the model
     order: int = -1  # position in the store (later = said more recently)
 
@@ -90,6 +91,8 @@ class _Candidate:
         p = f"; p={self.probability:.2f}"
         if self.hypothesis:
             return f"{head}; answers the hypothesis '{self.hypothesis}' ({self.hypothesis_sim:.2f})"
+        if self.member and self.lexical_weight == 0.0:
+            return f"{head}; the request is about their {self.member}{ref}{p}"
         if self.lexical and self.implied_by:
             return f"{head}; the request implies '{self.lexical}' ({self.implied_by}){ref}{p}"
         if self.lexical:
@@ -141,6 +144,13 @@ class _State:
         self.order = np.array([position[r.memory_id] for r in rows], dtype=np.int64)
         dims = matrix.shape[1] if matrix.ndim == 2 and len(ids) else 0
         self.vectors = matrix[self.order] if rows else np.zeros((0, dims), dtype=np.float32)
+        # The household member each constraint binds ("Sam's mother ..."), if any.
+        entries = env.store.get_memories([r.memory_id for r in rows])
+        self.members = np.zeros((len(rows), len(MEMBER_ROLES)), dtype=bool)
+        for i, r in enumerate(rows):
+            if r.memory_id in entries:
+                for role in member_subject(entries[r.memory_id].text):
+                    self.members[i, MEMBER_ROLES.index(role)] = True
         self.index = KeyIndex(keys, kmat, load_kb())
         self.key_rows = np.array(
             [self.at.get(m, -1) for m in self.index.memory_ids], dtype=np.int64
@@ -187,7 +197,11 @@ def diverse(tier: list[_Candidate], seen: set[str]) -> list[_Candidate]:
 _FIRST_PERSON = re.compile(
     r"\b(?:I|me|my|mine|myself|we|us|our|ours|ourselves|Me|My|Mine|Myself|We|Us|Our|Ours)\b"
 )
-_NAME_INSIDE = re.compile(r"(?<![.?!]\s)\b[A-Z][a-z]+")
+# A capitalised word inside a sentence, less the household's forms of address ("Mom",
+# "Dad"): "What should we get Dad?" is a request of the user's own.
+_NAME_INSIDE = re.compile(
+    r"(?<![.?!]\s)\b(?!(?:Mom|Mum|Mommy|Mama|Dad|Daddy|Papa|Grandma|Grandpa|Granny)\b)[A-Z][a-z]+"
+)
 _IMPERATIVE = re.compile(
     r"^(?:please\s+)?(?:recommend|suggest|give|find|plan|help|show|tell|list|pick|choose|"
     r"write|make|book|compare|draft|create|prepare)\b",
@@ -291,6 +305,12 @@ class VisibleRoute(Route):
                 b = st.borrowed
                 alone = model.probability(without_keys(x[b]))
                 relevance[b] = NEAREST_PRECISION * relevance[b] + (1 - NEAREST_PRECISION) * alone
+            named = members_named(query) if cfg.member_weight > 0 and not recall else frozenset()
+            asked = np.array([role in named for role in MEMBER_ROLES], dtype=bool)
+            member = (st.members & asked).any(axis=1)
+            if member.any():
+                # A constraint of the household member the request is about.
+                relevance = np.maximum(relevance, np.where(member, cfg.member_weight, 0.0))
             if recall:
                 # Calibrated on such questions (``VisibilitySettings.recall_weight``).
                 relevance = relevance * cfg.recall_weight
@@ -313,6 +333,8 @@ class VisibleRoute(Route):
                 )
                 c.key_score, c.key_sim = float(x[i, 0]), float(x[i, 1])
                 c.lexical_weight = float(x[i, 2])
+                if member[i]:
+                    c.member = MEMBER_ROLES[int(np.argmax(st.members[i] & asked))]
                 self._describe(c, st, match, int(i))
                 out[c.memory_id] = c
         if hypotheses(env, query, scope):

@@ -867,3 +867,58 @@ def gives_advice(text: str) -> bool:
     ..."): what is said about health or money there is advice, not the subject's own
     standing constraint, whatever words it shares with one."""
     return _ADVICE.match(text.strip()) is not None
+
+
+# The household members whose standing facts bind the user's plans, by role, in the words
+# people use for them; a word for several members names them all ("parents", "kids").
+_MEMBER_WORDS = {
+    "mother": "mother mom mum mommy mama",
+    "father": "father dad daddy papa",
+    "partner": "partner wife husband spouse girlfriend boyfriend fiance fiancee",
+    "child": "son daughter stepson stepdaughter baby toddler newborn infant",
+    "grandparent": "grandmother grandma granny grandfather grandpa",
+}
+MEMBER_ROLES = tuple(_MEMBER_WORDS)
+_MEMBER_GROUPS = {
+    "parents": ("mother", "father"),
+    "folks": ("mother", "father"),
+    "kids": ("child",),
+    "kid": ("child",),
+    "children": ("child",),
+    "child": ("child",),
+    "grandparents": ("grandparent",),
+}
+_MEMBER_ROLES = {
+    word: (role,) for role, words in _MEMBER_WORDS.items() for word in words.split()
+} | _MEMBER_GROUPS
+_MEMBER = "|".join(sorted(_MEMBER_ROLES, key=len, reverse=True))
+_MEMBER_MODIFIER = (
+    r"(?:(?:elderly|aging|ageing|older|younger|oldest|youngest|little|teenage|adult|new|"
+    r"[a-z0-9]+-(?:year|month|week)-old)\s+)"
+)
+_MEMBER_SUBJECT = re.compile(
+    rf"^(?:[A-Z][\w-]*'s|my|our)\s+{_MEMBER_MODIFIER}*(?P<member>{_MEMBER})\b(?!-)",
+    re.IGNORECASE,
+)
+_MEMBER_NAMED = re.compile(
+    rf"\b(?:my|our|the|his|her|their)\s+{_MEMBER_MODIFIER}*(?P<member>{_MEMBER})\b(?!-)"
+    rf"|\b(?P<address>mom|mum|dad)\b(?!-)",
+    re.IGNORECASE,
+)
+
+
+def member_subject(text: str) -> tuple[str, ...]:
+    """The household member a memory is about, by role, when it opens with one ("Sam's
+    elderly father uses a walker", "Our youngest daughter is allergic to eggs"): () when
+    the memory is the user's own or anyone else's."""
+    found = _MEMBER_SUBJECT.match(fold(text).strip())
+    return _MEMBER_ROLES[found.group("member").lower()] if found else ()
+
+
+def members_named(request: str) -> frozenset[str]:
+    """The household members a request is about, by role ("my parents' visit" names the
+    mother and the father; "surprise Mom" the mother; "the kids" the children)."""
+    out: set[str] = set()
+    for found in _MEMBER_NAMED.finditer(fold(request)):
+        out.update(_MEMBER_ROLES[(found.group("member") or found.group("address")).lower()])
+    return frozenset(out)
