@@ -10,7 +10,12 @@ memory is in the first k for its own requests (recall) and for the unrelated one
 for all groups and without the three marked ``seeded`` (see benchmarks/data/README.md).
 Runs offline on the embedded defaults:
 
-    .venv/bin/python benchmarks/personal_logic.py [--json]
+    .venv/bin/python benchmarks/personal_logic.py [--json] [--set member_eval.jsonl]
+
+``--set`` reads another set of the same shape: ``member_eval.jsonl`` holds household
+members' standing facts ("{user}'s father uses a wheelchair"), two requests about that
+member each, one about another member (``other_member``, reported as ``other``) and one
+about no one.
 """
 
 from __future__ import annotations
@@ -32,9 +37,10 @@ def _rows(name: str) -> list[dict]:
     return [json.loads(line) for line in (HERE / name).read_text().splitlines() if line.strip()]
 
 
-def run() -> dict[str, dict[str, dict[str, float]]]:
+def run(name: str = "personal_logic_eval.jsonl") -> dict[str, dict[str, dict[str, float]]]:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    groups = _rows("personal_logic_eval.jsonl")
+    groups = _rows(name)
+    seeded = any(g.get("seeded") for g in groups)
     chat = [r["text"] for r in _rows("ordinary_chat.jsonl")]
     counts: dict[str, dict[str, list[int]]] = {}
     with (
@@ -51,13 +57,11 @@ def run() -> dict[str, dict[str, dict[str, float]]]:
                 infer=False,
             )
             memory_id = added.added[0].id
-            for subset in ("all", "unseeded") if not g.get("seeded") else ("all",):
+            for subset in ("all", "unseeded") if seeded and not g.get("seeded") else ("all",):
                 for method in ("hybrid", "context"):
                     row = counts.setdefault(f"{subset}:{method}", {})
                     for k in KS:
-                        for query, kind in [(q, "recall") for q in g["requests"]] + [
-                            (q, "shown") for q in g["unrelated"]
-                        ]:
+                        for query, kind in _queries(g):
                             ids = _ids(mem, method, query, k)
                             row.setdefault(f"{kind}@{k}", []).append(int(memory_id in ids))
             mem.delete(memory_id, user_id=USER)
@@ -65,6 +69,16 @@ def run() -> dict[str, dict[str, dict[str, float]]]:
         key: {metric: round(sum(v) / len(v), 3) for metric, v in row.items()}
         for key, row in counts.items()
     }
+
+
+def _queries(group: dict) -> list[tuple[str, str]]:
+    """(request, what it measures): its own requests, then the unrelated and other ones."""
+    unrelated = group["unrelated"]
+    out = [(q, "recall") for q in group["requests"]]
+    out += [(q, "shown") for q in ([unrelated] if isinstance(unrelated, str) else unrelated)]
+    if "other_member" in group:
+        out.append((group["other_member"], "other"))
+    return out
 
 
 def _ids(mem: Memory, method: str, query: str, k: int) -> set[str]:
@@ -76,17 +90,24 @@ def _ids(mem: Memory, method: str, query: str, k: int) -> set[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--set", default="personal_logic_eval.jsonl",
+                        help="a file of benchmarks/data of the same shape")  # fmt: skip
     args = parser.parse_args()
-    result = run()
+    result = run(args.set)
     if args.json:
         print(json.dumps(result, indent=1))
         return
-    print("| groups | method | recall @10 | recall @30 | unrelated shown @10 | shown @30 |")
-    print("|---|---|---|---|---|---|")
+    other = any("other@10" in m for m in result.values())
+    head = "| groups | method | recall @10 | recall @30 | unrelated shown @10 | shown @30 |"
+    print(head + (" other member shown @10 | @30 |" if other else ""))
+    print("|---|---|---|---|---|---|" + ("---|---|" if other else ""))
     for key, m in result.items():
         subset, method = key.split(":")
-        print(f"| {subset} | {method} | {m['recall@10']:.3f} | {m['recall@30']:.3f} | "
-              f"{m['shown@10']:.3f} | {m['shown@30']:.3f} |")  # fmt: skip
+        line = (f"| {subset} | {method} | {m['recall@10']:.3f} | {m['recall@30']:.3f} | "
+                f"{m['shown@10']:.3f} | {m['shown@30']:.3f} |")  # fmt: skip
+        if other:
+            line += f" {m['other@10']:.3f} | {m['other@30']:.3f} |"
+        print(line)
 
 
 if __name__ == "__main__":
