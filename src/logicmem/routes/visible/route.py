@@ -11,7 +11,10 @@ criticality classifier's, fit on balanced classes, moved to
 outright counts at least as much as it is specific (``visibility.named_min_specificity``).
 A constraint enters the slice only when that probability reaches
 ``visibility.min_probability``, or a capable LLM's bridge hypothesis names it (see
-``bridge``); nothing fills a share for its own sake, so the slice may be empty. For a
+``bridge``); nothing fills a share for its own sake, so the slice may be empty. A
+household member's constraint ("Sam's father uses a wheelchair") counts at least
+``visibility.member_weight`` for a request about that member ("my parents' visit",
+``text.members_named``), whatever keys it names. For a
 question about a named person rather than the speaker's own (``asks_about_someone``),
 only a key the question names or implies, or a hypothesis, earns a slot, and the model's
 probability counts for ``visibility.recall_weight`` of itself (it is trained on advice
