@@ -376,6 +376,7 @@ def test_the_household_member_a_memory_is_about(text: str, roles: tuple[str, ...
         ("What's a good day trip to take Dad on?", {"father"}),
         ("Any ideas for the kids' lunchboxes?", {"child"}),
         ("Help me plan a surprise for my husband.", {"partner"}),
+        ("What should we cook for Grandpa's birthday?", {"grandparent"}),
         ("Which gift should I get my mother-in-law?", set()),
         ("My momentum at work is gone; any tips?", set()),
         ("What's a good recipe for dinner?", set()),

@@ -53,7 +53,13 @@ from logicmem.routes.visible.relevance import (
     request_windows,
 )
 from logicmem.routes.visible.repo import MemoryKey, VisibleRepository
-from logicmem.routes.visible.text import MEMBER_ROLES, member_subject, members_named, tokens
+from logicmem.routes.visible.text import (
+    ADDRESS_WORDS,
+    MEMBER_ROLES,
+    member_subject,
+    members_named,
+    tokens,
+)
 from logicmem.types import Hit, Scope
 
 
@@ -203,7 +209,7 @@ _FIRST_PERSON = re.compile(
 # A capitalised word inside a sentence, less the household's forms of address ("Mom",
 # "Dad"): "What should we get Dad?" is a request of the user's own.
 _NAME_INSIDE = re.compile(
-    r"(?<![.?!]\s)\b(?!(?:Mom|Mum|Mommy|Mama|Dad|Daddy|Papa|Grandma|Grandpa|Granny)\b)[A-Z][a-z]+"
+    rf"(?<![.?!]\s)\b(?!(?:{'|'.join(w.title() for w in ADDRESS_WORDS)})\b)[A-Z][a-z]+"
 )
 _IMPERATIVE = re.compile(
     r"^(?:please\s+)?(?:recommend|suggest|give|find|plan|help|show|tell|list|pick|choose|"

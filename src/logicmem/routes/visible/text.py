@@ -900,9 +900,23 @@ _MEMBER_SUBJECT = re.compile(
     rf"^(?:[A-Z][\w-]*'s|my|our)\s+{_MEMBER_MODIFIER}*(?P<member>{_MEMBER})\b(?!-)",
     re.IGNORECASE,
 )
+# The forms of address that name a member without "my" ("surprise Mom", "Grandpa's
+# birthday"): used as names, they are still the user's own family.
+ADDRESS_WORDS = (
+    "mom",
+    "mum",
+    "mommy",
+    "mama",
+    "dad",
+    "daddy",
+    "papa",
+    "grandma",
+    "grandpa",
+    "granny",
+)
 _MEMBER_NAMED = re.compile(
     rf"\b(?:my|our|the|his|her|their)\s+{_MEMBER_MODIFIER}*(?P<member>{_MEMBER})\b(?!-)"
-    rf"|\b(?P<address>mom|mum|dad)\b(?!-)",
+    rf"|\b(?P<address>{'|'.join(ADDRESS_WORDS)})\b(?!-)",
     re.IGNORECASE,
 )
 
