@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -153,13 +154,7 @@ class _State:
         self.order = np.array([position[r.memory_id] for r in rows], dtype=np.int64)
         dims = matrix.shape[1] if matrix.ndim == 2 and len(ids) else 0
         self.vectors = matrix[self.order] if rows else np.zeros((0, dims), dtype=np.float32)
-        # The household member each constraint binds ("Sam's mother ..."), if any.
-        entries = env.store.get_memories([r.memory_id for r in rows])
-        self.members = np.zeros((len(rows), len(MEMBER_ROLES)), dtype=bool)
-        for i, r in enumerate(rows):
-            if r.memory_id in entries:
-                for role in member_subject(entries[r.memory_id].text):
-                    self.members[i, MEMBER_ROLES.index(role)] = True
+        self._store = env.store
         self.index = KeyIndex(keys, kmat, load_kb())
         self.key_rows = np.array(
             [self.at.get(m, -1) for m in self.index.memory_ids], dtype=np.int64
@@ -172,6 +167,19 @@ class _State:
             every = np.logical_and.reduceat(nearest, self.index.starts)
             indexed = self.key_rows >= 0
             self.borrowed[self.key_rows[indexed]] = every[indexed]
+
+    @cached_property
+    def members(self) -> np.ndarray:
+        """The household member each constraint binds ("Sam's mother ..."), one column per
+        role of ``MEMBER_ROLES``: read from the texts on the first request that names a
+        member, not on every rebuild."""
+        entries = self._store.get_memories([r.memory_id for r in self.rows])
+        out = np.zeros((len(self.rows), len(MEMBER_ROLES)), dtype=bool)
+        for i, r in enumerate(self.rows):
+            if r.memory_id in entries:
+                for role in member_subject(entries[r.memory_id].text):
+                    out[i, MEMBER_ROLES.index(role)] = True
+        return out
 
 
 def state(env: RouteEnv, scope: Scope) -> _State:
@@ -316,7 +324,7 @@ class VisibleRoute(Route):
                 relevance[b] = NEAREST_PRECISION * relevance[b] + (1 - NEAREST_PRECISION) * alone
             named = members_named(query) if cfg.member_weight > 0 and not recall else frozenset()
             asked = np.array([role in named for role in MEMBER_ROLES], dtype=bool)
-            member = (st.members & asked).any(axis=1)
+            member = (st.members & asked).any(axis=1) if named else np.zeros(len(st.rows), bool)
             if member.any():
                 # A constraint of the household member the request is about.
                 relevance = np.maximum(relevance, np.where(member, cfg.member_weight, 0.0))
