@@ -381,7 +381,8 @@ def _paraphrase(rows, found, patterns) -> dict[str, Any]:
     misses, neg_fp = [], defaultdict(lambda: [0, 0])
     tp = fp = 0
     linked_right = [0, 0]  # critical positives linked to entries: [n, sharing an expected one]
-    borrowed_right = [0, 0]  # ... given only the closest entry (``NEAREST_LINKS``)
+    borrowed_right = [0, 0]  # ... given only the closest entries (``NEAREST_LINKS``)
+    by_rank: dict[int, int] = defaultdict(int)  # ... whose first expected one is that close
     for row, a, pat in zip(rows, found, patterns, strict=True):
         expected = set(row["entries"])
         critical = bool(a.critical)
@@ -397,6 +398,9 @@ def _paraphrase(rows, found, patterns) -> dict[str, Any]:
                     tally = borrowed_right if getattr(a, "borrowed", False) else linked_right
                     tally[0] += 1
                     tally[1] += linked
+                    if getattr(a, "borrowed", False) and linked:
+                        ranks = [i for i, e in enumerate(a.entries, 1) if e in expected]
+                        by_rank[ranks[0]] += 1
             if not linked:
                 misses.append(
                     {
@@ -437,6 +441,10 @@ def _paraphrase(rows, found, patterns) -> dict[str, Any]:
         "link_precision": _rate(linked_right[1], linked_right[0]),
         "borrowed": borrowed_right[0],
         "borrowed_precision": _rate(borrowed_right[1], borrowed_right[0]),
+        "borrowed_precision_by_rank": {
+            str(r): _rate(by_rank.get(r, 0), borrowed_right[0])
+            for r in range(1, max(by_rank, default=0) + 1)
+        },
         "critical_by_source": dict(sorted(sources.items())),
         "by_style": rates(by_style),
         "by_type": rates(by_type),
@@ -553,9 +561,11 @@ def _print_table(result: dict[str, Any]) -> None:
         print(f"| {label} | {p[key]:.3f} |")
     print(f"| linked entries that are expected ones | {p['link_precision']:.3f} |")
     print(
-        f"| closest entries that are expected ones (NEAREST_LINKS; {p['borrowed']} positives)"
-        f" | {p['borrowed_precision']:.3f} |"
+        f"| one of the closest entries is an expected one (NEAREST_LINKS; {p['borrowed']}"
+        f" positives) | {p['borrowed_precision']:.3f} |"
     )
+    ranks = ", ".join(f"{r}: {v:.3f}" for r, v in p["borrowed_precision_by_rank"].items())
+    print(f"| closest entries by rank: the first expected one (NEAREST_PRECISION) | {ranks} |")
     sources = ", ".join(f"{k} {v}" for k, v in p["critical_by_source"].items())
     print(f"\ncritical positives by source: {sources}\n")
     print("| style | n | linked | critical | patterns |\n|---|---|---|---|---|")

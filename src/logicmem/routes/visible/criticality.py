@@ -110,7 +110,9 @@ NEAREST_LINKS = 1  # entries a critical memory that links to none borrows keys f
 NEAREST_PRECISION = 0.65  # how often that closest entry is one the memory states: 17 of
 # the 26 paraphrase-set positives given one (linked entries: 0.89; benchmarks/recognition.py)
 # when it was set; 16 of 25 (0.64) since non-ASCII names are renamed too (one sentence
-# fewer borrows), left at 0.65: one sentence there is 4 points
+# fewer borrows); 18 of 29 (0.62) at 62ab8c7. Left at 0.65: one sentence there is 3-4
+# points. The next two closest are right for 4 and 2 of those 29 more; borrowing their
+# keys too, at those rates, traded dev half A items (docs/benchmarks.md)
 
 
 NEAR_MISS_WHY = {
