@@ -179,6 +179,18 @@ def test_a_place_abroad_implies_international_travel() -> None:
     assert expansions("Roast turkey for thanksgiving in New York?") == []
 
 
+def test_a_month_implies_its_season() -> None:
+    implied = dict(expansions("Can you plan my first 5K runs this January?"))
+    assert implied == {
+        "winter": "'January' is in winter",
+        "cold weather": "'January' is in winter",
+    }
+    assert set(dict(expansions("A beach day in mid-July"))) == {"summer", "hot weather"}
+    # Not a month: the verb and the modal; and autumn implies no 'fall'.
+    assert expansions("May I march in the parade?") == []
+    assert "fall" not in dict(expansions("Leaf peeping in October"))
+
+
 def test_the_classifier_learns_a_boundary_between_unbalanced_classes() -> None:
     rng = np.random.default_rng(7)
     centre = rng.normal(size=16)
@@ -287,6 +299,21 @@ def test_a_travel_constraint_matches_a_request_that_names_only_a_city(store_url:
     first = ctx.items[0]
     assert first.route == "visible" and "probation" in first.text
     assert "the request implies" in first.reason and "Mexico" in first.reason
+
+
+def test_a_cold_weather_constraint_matches_a_request_that_names_only_a_winter_month(
+    store_url: str,
+) -> None:
+    mem = _memory(store_url)
+    _add(mem, "I have COPD.", *ORDINARY)
+    query = "Can you plan a weekend by the lake this January?"
+    ctx = mem.context(query, user_id="maya", k=4)
+    first = ctx.items[0]
+    assert first.route == "visible" and "COPD" in first.text
+    assert "the request implies" in first.reason and "'January' is in winter" in first.reason
+    # The same plan with no month names no season.
+    ctx = mem.context(query.replace(" this January", ""), user_id="maya", k=4)
+    assert "is in winter" not in " ".join(item.reason for item in ctx.items)
 
 
 def test_a_constraint_the_request_does_not_engage_stays_out_at_every_budget(
@@ -523,6 +550,11 @@ def test_one_memory_per_constraint_but_a_matched_repeat_precedes_unmatched_fills
         ("Where should we stay in Lisbon?", False),
         ("What should we get Dad for his birthday?", False),  # the user's own father
         ("What did Mom and Priya cook?", True),
+        # A month, a weekday, a holiday or a place abroad is not a person.
+        ("Any ideas for a cabin weekend in January?", False),
+        ("What goes well with ham at Easter?", False),
+        ("Any restaurant tips for Lisbon on Friday?", False),
+        ("What did Rosa cook at Easter in Lisbon?", True),
     ],
 )
 def test_recall_questions_about_a_named_person_are_told_apart(
@@ -768,7 +800,7 @@ def test_a_household_members_constraint_is_in_view_when_the_request_is_about_the
     assert shown("What should we plan for my parents' visit next month?")
     assert shown("Ideas for Dad's birthday dinner?")
     assert not shown("What should I get my son for his birthday?")
-    assert not shown("Any tips for a weekend in Lisbon?")
+    assert not shown("Which laptop should I buy for work?")
     mem = _memory(store_url, member_weight=0.0)
     ctx = mem.context("Ideas for Dad's birthday dinner?", user_id="maya", k=4)
     assert not [i for i in ctx.items if i.route == "visible"]

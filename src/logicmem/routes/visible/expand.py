@@ -1,6 +1,8 @@
 """What a request implies without saying it: "a long weekend in Cancún" is a trip abroad,
-to Mexico. Anticipation keys name concepts ("international travel", "mexico"); requests
-name places. A small shipped gazetteer (``data/places.json``) bridges the two."""
+to Mexico, and "runs this January" are winter runs. Anticipation keys name concepts
+("international travel", "mexico", "winter", "cold weather"); requests name places and
+months. A small shipped gazetteer (``data/places.json``) bridges places; ``SEASONS``
+months, by the northern-hemisphere calendar the knowledge resource's holidays follow."""
 
 from __future__ import annotations
 
@@ -11,6 +13,14 @@ from importlib import resources
 from logicmem.routes.visible.text import contains, tokens
 
 TRAVEL = ("international travel", "travel abroad", "trip abroad", "international trip")
+# Months and the season they fall in, with the keys the season implies. "March" and "May"
+# are left out (also a verb and a modal), and autumn does not imply 'fall' (a fall risk).
+SEASONS = {
+    ("winter", ("winter", "cold weather")): ("december", "january", "february"),
+    ("spring", ("spring",)): ("april",),
+    ("summer", ("summer", "hot weather")): ("june", "july", "august"),
+    ("autumn", ("autumn",)): ("september", "october", "november"),
+}
 
 
 @lru_cache(maxsize=1)
@@ -23,8 +33,14 @@ def _places() -> list[tuple[tuple[str, ...], str, str, str]]:
     return sorted(rows, key=lambda r: -len(r[0]))
 
 
+@lru_cache(maxsize=1)
+def place_words() -> frozenset[str]:
+    """The words (``tokens``) of the gazetteer's place names: "Lisbon", "Cabo", "Kyoto"."""
+    return frozenset(word for needle, _, _, _ in _places() for word in needle)
+
+
 def expansions(query: str) -> list[tuple[str, str]]:
-    """(implied phrase, why) for the foreign places a request names."""
+    """(implied phrase, why) for the foreign places and the months a request names."""
     words = tokens(query)
     out: dict[str, str] = {}
     for needle, name, country, region in _places():
@@ -33,4 +49,10 @@ def expansions(query: str) -> list[tuple[str, str]]:
         why = f"'{name}' is in {country.title()}" if name != country else f"'{name}' is abroad"
         for phrase in (country, f"{country} trip", region, f"{region} trip", *TRAVEL):
             out.setdefault(phrase, why)
+    parts = tuple(part for word in words for part in word.split("-"))  # "mid-July"
+    for (season, phrases), months in SEASONS.items():
+        for month in months:
+            if contains(parts, tokens(month)):
+                for phrase in phrases:
+                    out.setdefault(phrase, f"'{month.title()}' is in {season}")
     return list(out.items())
