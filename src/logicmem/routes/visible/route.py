@@ -43,7 +43,7 @@ from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector
 from logicmem.routes.semantic import SemanticRoute, allowed_ids
 from logicmem.routes.visible.bridge import bridges, hypotheses
 from logicmem.routes.visible.criticality import NEAREST_PRECISION
-from logicmem.routes.visible.expand import expansions
+from logicmem.routes.visible.expand import expansions, place_words
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import KeyIndex, KeyMatch
 from logicmem.routes.visible.relevance import (
@@ -226,16 +226,37 @@ _IMPERATIVE = re.compile(
 )
 
 
+# Capitalised words that name a time, not a person: "Any ideas for a cabin weekend in
+# January?" and "What goes well with ham at Easter?" are requests, not questions about
+# someone.
+_CALENDAR = frozenset(
+    (
+        *("january", "february", "march", "april", "may", "june", "july", "august"),
+        *("september", "october", "november", "december", "monday", "tuesday", "wednesday"),
+        *("thursday", "friday", "saturday", "sunday", "christmas", "easter", "thanksgiving"),
+        *("halloween", "hanukkah", "passover", "ramadan", "diwali"),
+    )
+)
+
+
 def asks_about_someone(query: str) -> bool:
     """A question about a named person ("What did Priya study in college?"), not a request
-    of the speaker's own: no first-person word, not an instruction, and a name inside it.
+    of the speaker's own: no first-person word, not an instruction, and a name inside it;
+    a month, a weekday, a holiday or a place abroad (``expand.place_words``) is not a name
+    ("Any restaurant tips for Lisbon in July?" is a request).
     Standing constraints decide advice; they are not kept in view for such recall
     questions unless the question names or implies one of their keys (similarity alone
     is the semantic route's job)."""
     text = query.strip()
     if _FIRST_PERSON.search(text) or _IMPERATIVE.match(text):
         return False
-    return _NAME_INSIDE.search(text, 1) is not None
+    places = place_words()
+    return any(
+        m.group().lower() not in _CALENDAR
+        and tokens(m.group())
+        and tokens(m.group())[0] not in places
+        for m in _NAME_INSIDE.finditer(text, 1)
+    )
 
 
 def shifted(p: np.ndarray, prior: float) -> np.ndarray:
