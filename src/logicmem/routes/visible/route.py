@@ -250,13 +250,13 @@ def asks_about_someone(query: str) -> bool:
     text = query.strip()
     if _FIRST_PERSON.search(text) or _IMPERATIVE.match(text):
         return False
-    places = place_words()
-    return any(
-        m.group().lower() not in _CALENDAR
-        and tokens(m.group())
-        and tokens(m.group())[0] not in places
-        for m in _NAME_INSIDE.finditer(text, 1)
-    )
+    return any(_a_name(m.group()) for m in _NAME_INSIDE.finditer(text, 1))
+
+
+def _a_name(word: str) -> bool:
+    """Whether a capitalised word can be a person's name: not a time or a place abroad."""
+    folded = tokens(word)
+    return word.lower() not in _CALENDAR and bool(folded) and folded[0] not in place_words()
 
 
 def shifted(p: np.ndarray, prior: float) -> np.ndarray:
