@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from logicmem.write.rules import STOPWORDS
+from logicmem.write.rules import MONTHS, STOPWORDS, WEEKDAYS
 
 VALUE_KINDS = frozenset({"quantity", "time", "number", "date"})
 
@@ -33,14 +33,11 @@ _NUMBER_WORDS |= {w: str(n + 1) for n, w in enumerate(_ORDINALS) if w}
 _NUMBER_WORDS |= {"hundred": "100", "thousand": "1000", "million": "1000000",
                   "billion": "1000000000", "dozen": "12"}  # fmt: skip
 
-_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august",
-           "september", "october", "november", "december"]  # fmt: skip
-_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_DATE_WORDS = {w: w for w in [*_MONTHS, *_WEEKDAYS]}
+_DATE_WORDS = {w: w for w in [*MONTHS, *WEEKDAYS]}
 _DATE_WORDS |= {w: w for w in ["yesterday", "today", "tomorrow", "tonight", "noon", "midnight"]}
 # Abbreviations and words that are also ordinary words: dates only when capitalised.
-_AMBIGUOUS_DATES = {m[:3]: m for m in _MONTHS} | {"sept": "september", "may": "may",
-                    "march": "march"} | {d[:3]: d for d in _WEEKDAYS}  # fmt: skip
+_AMBIGUOUS_DATES = {m[:3]: m for m in MONTHS} | {"sept": "september", "may": "may",
+                    "march": "march"} | {d[:3]: d for d in WEEKDAYS}  # fmt: skip
 _AMBIGUOUS_DATES |= {"tues": "tuesday", "thurs": "thursday"}
 for _word in _AMBIGUOUS_DATES:
     _DATE_WORDS.pop(_word, None)

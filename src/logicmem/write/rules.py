@@ -132,6 +132,9 @@ STOPWORDS = frozenset(
         "well",
     ]
 )
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+          "september", "october", "november", "december")  # fmt: skip
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _PHATIC = re.compile(
     r"^(hi|hey|hello|wow|oh|haha|lol|thanks|thank you|congrats|congratulations|awesome|great|"
     r"cool|nice|sounds|that's|that is|good|glad|sorry|bye|see you|take care|omg|yay|aw+)\b",

@@ -62,6 +62,7 @@ from logicmem.routes.visible.text import (
     tokens,
 )
 from logicmem.types import Hit, Scope
+from logicmem.write.rules import MONTHS, WEEKDAYS
 
 
 @dataclass
@@ -229,14 +230,8 @@ _IMPERATIVE = re.compile(
 # Capitalised words that name a time, not a person: "Any ideas for a cabin weekend in
 # January?" and "What goes well with ham at Easter?" are requests, not questions about
 # someone.
-_CALENDAR = frozenset(
-    (
-        *("january", "february", "march", "april", "may", "june", "july", "august"),
-        *("september", "october", "november", "december", "monday", "tuesday", "wednesday"),
-        *("thursday", "friday", "saturday", "sunday", "christmas", "easter", "thanksgiving"),
-        *("halloween", "hanukkah", "passover", "ramadan", "diwali"),
-    )
-)
+_HOLIDAYS = ("christmas", "easter", "thanksgiving", "halloween", "hanukkah", "passover")
+_CALENDAR = frozenset((*MONTHS, *WEEKDAYS, *_HOLIDAYS, "ramadan", "diwali"))
 
 
 def asks_about_someone(query: str) -> bool:
