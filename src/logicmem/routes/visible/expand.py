@@ -49,10 +49,18 @@ def expansions(query: str) -> list[tuple[str, str]]:
         why = f"'{name}' is in {country.title()}" if name != country else f"'{name}' is abroad"
         for phrase in (country, f"{country} trip", region, f"{region} trip", *TRAVEL):
             out.setdefault(phrase, why)
-    parts = tuple(part for word in words for part in word.split("-"))  # "mid-July"
+    for part in (part for word in words for part in word.split("-")):  # "mid-July"
+        for phrase, why in _month_phrases().get(part, ()):
+            out.setdefault(phrase, why)
+    return list(out.items())
+
+
+@lru_cache(maxsize=1)
+def _month_phrases() -> dict[str, list[tuple[str, str]]]:
+    """Per month's token ("january"), the phrases its season implies and why (``SEASONS``)."""
+    out: dict[str, list[tuple[str, str]]] = {}
     for (season, phrases), months in SEASONS.items():
         for month in months:
-            if contains(parts, tokens(month)):
-                for phrase in phrases:
-                    out.setdefault(phrase, f"'{month.title()}' is in {season}")
-    return list(out.items())
+            (word,) = tokens(month)
+            out[word] = [(phrase, f"'{month.title()}' is in {season}") for phrase in phrases]
+    return out

@@ -230,8 +230,11 @@ _IMPERATIVE = re.compile(
 # Capitalised words that name a time, not a person: "Any ideas for a cabin weekend in
 # January?" and "What goes well with ham at Easter?" are requests, not questions about
 # someone.
-_HOLIDAYS = ("christmas", "easter", "thanksgiving", "halloween", "hanukkah", "passover")
-_CALENDAR = frozenset((*MONTHS, *WEEKDAYS, *_HOLIDAYS, "ramadan", "diwali"))
+_HOLIDAYS = (
+    *("christmas", "easter", "thanksgiving", "halloween"),
+    *("hanukkah", "passover", "ramadan", "diwali"),
+)
+_CALENDAR = frozenset((*MONTHS, *WEEKDAYS, *_HOLIDAYS))
 
 
 def asks_about_someone(query: str) -> bool:
