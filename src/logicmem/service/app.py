@@ -211,8 +211,9 @@ def create_app(
             # Pending turns are the background jobs' to extract, not the start's: a start
             # that extracted them inline could take minutes before serving anything.
             app.state.memory = Memory(config={"extract": {"resume_pending": False}})
-            # Load weights and train classifiers now, not on the first requests (seconds).
-            app.state.memory.warm_up()
+        # Load weights and train classifiers now, not on the first requests (seconds), for
+        # a memory given as for one of its own.
+        app.state.memory.warm_up()
         app.state.keys = KeyRing(app.state.memory.store)
         own_jobs = app.state.jobs is None
         if own_jobs:

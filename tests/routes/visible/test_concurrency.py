@@ -37,12 +37,41 @@ def test_concurrent_first_writes_train_the_criticality_classifier_once(
         return real(x, y)
 
     monkeypatch.setattr(criticality, "train_classifier", slow_train)
+    monkeypatch.setattr(criticality, "_BUILT", {})  # nothing built by earlier tests
     store = open_store(str(tmp_path / "c.db"))
     cache = criticality.VectorCache(store, HashEmbedder())
     assessor = criticality.CriticalityAssessor(load_kb(), cache)
     _together(assessor.warm_up)
     assert len(trained) == 1
     store.close()
+
+
+def test_assessors_of_one_resource_and_embedder_share_one_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A service opens a store per tenant and each has its own write path: each used to
+    train its own classifier (seconds). Another embedder or resource builds its own."""
+    trained = []
+    real = criticality.train_classifier
+
+    def counting(x: np.ndarray, y: np.ndarray):  # type: ignore[no-untyped-def]
+        trained.append(x.shape[1])
+        return real(x, y)
+
+    monkeypatch.setattr(criticality, "train_classifier", counting)
+    monkeypatch.setattr(criticality, "_BUILT", {})
+    stores = [open_store(str(tmp_path / f"{i}.db")) for i in range(3)]
+    kb = load_kb()
+    for store in stores[:2]:
+        criticality.CriticalityAssessor(
+            kb, criticality.VectorCache(store, HashEmbedder())
+        ).warm_up()
+    assert trained == [64]
+    other = criticality.VectorCache(stores[2], HashEmbedder(dims=32))
+    criticality.CriticalityAssessor(kb, other).warm_up()
+    assert trained == [64, 32]
+    for store in stores:
+        store.close()
 
 
 def test_concurrent_first_categorizations_embed_the_prototypes_once() -> None:

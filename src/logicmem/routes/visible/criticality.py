@@ -25,11 +25,12 @@ Without an LLM, in order:
    memory is at least ``ORDINARY_VETO`` closer to an ordinary example than to every
    prototype ("Sam is training for a 10k" beside "Sam is training for a marathon"); or a
    prototype close enough on its own (``NEAR_MIN``) and ``NEAR_MARGIN`` closer than to any
-   ordinary example. The classifier is trained when first needed (a second or two; the
-   examples' vectors are cached per machine) on the prototypes, the fact patterns as
-   written and the authored examples (``EXAMPLE_FILES``): standing constraints and
-   ordinary life, values, goals and reasons, and conversational talk as a store keeps it
-   ("Let Sam know if you need anything", ``data/conversation_examples.json``).
+   ordinary example. The classifier is trained when first needed, once per process for
+   a resource and an embedder (a second or two; the examples' vectors are cached per
+   machine), on the prototypes, the fact patterns as written and the authored examples
+   (``EXAMPLE_FILES``): standing constraints and ordinary life, values, goals and
+   reasons, and conversational talk as a store keeps it ("Let Sam know if you need
+   anything", ``data/conversation_examples.json``).
 
 The prototypes are the per-type sentences of ``criticality.json``, every fact pattern
 written as a short sentence about the prototypes' subject (``text.fact_sentence``: "takes
@@ -319,15 +320,21 @@ def support_floor(critical: np.ndarray, quantile: float = SUPPORT_QUANTILE) -> f
     return float(np.quantile(sims.max(axis=1), quantile))
 
 
+# What an assessor builds depends only on the knowledge resource and the embedder, so one
+# process builds it once per pair (seconds) and every assessor of that pair shares it: a
+# service that opens a store per tenant, or a test suite that opens hundreds, pays once.
+# Keyed by the embedder's name (as the vectors' disk cache is) and the resource object.
+_BUILT: dict[tuple[str, int], tuple[KnowledgeBase, _Prototypes]] = {}
+_BUILT_MAX = 4
+_BUILT_LOCK = threading.Lock()
+
+
 class CriticalityAssessor:
     def __init__(self, kb: KnowledgeBase, cache: VectorCache, threshold: float = P_MIN) -> None:
         self.kb = kb
         self.cache = cache
         self.threshold = threshold
         self._protos: _Prototypes | None = None
-        # A service's threads share one assessor: the first to need the prototypes builds
-        # them (seconds of training) and the others wait, instead of each training its own.
-        self._build_lock = threading.Lock()
 
     def warm_up(self) -> None:
         self._prototypes()
@@ -335,31 +342,38 @@ class CriticalityAssessor:
     def _prototypes(self) -> _Prototypes:
         if self._protos is not None:
             return self._protos
-        with self._build_lock:
-            return self._build_prototypes()
+        key = (self.cache.embedder.name, id(self.kb))
+        # A service's threads share the build: the first to need it builds (seconds of
+        # training) and the others wait, instead of each training its own.
+        with _BUILT_LOCK:
+            built = _BUILT.get(key)
+            if built is None or built[0] is not self.kb:
+                while len(_BUILT) >= _BUILT_MAX:
+                    del _BUILT[next(iter(_BUILT))]
+                built = _BUILT[key] = (self.kb, self._build_prototypes())
+            self._protos = built[1]
+        return self._protos
 
     def _build_prototypes(self) -> _Prototypes:
-        if self._protos is None:
-            texts, labels = prototypes(self.kb)
-            critical, ordinary = training_examples(self.kb)
-            # One embedding pass: the prototypes and the ordinary prototypes are part of
-            # the training examples.
-            x = self.cache.shared_vectors(critical + ordinary)
-            row = {t: i for i, t in enumerate(critical + ordinary)}
-            y = np.r_[np.ones(len(critical)), np.zeros(len(ordinary))]
-            entries = list(dict.fromkeys(e for _, e in labels if e))
-            index = {e: i for i, e in enumerate(entries)}
-            self._protos = _Prototypes(
-                x[[row[t] for t in texts]],
-                labels,
-                x[[row[t] for t in ordinary]],
-                train_classifier(x, y),
-                entries,
-                np.array([index[e] if e else -1 for _, e in labels], dtype=np.int64),
-                x[: len(critical)],
-                support_floor(x[: len(critical)]),
-            )
-        return self._protos
+        texts, labels = prototypes(self.kb)
+        critical, ordinary = training_examples(self.kb)
+        # One embedding pass: the prototypes and the ordinary prototypes are part of
+        # the training examples.
+        x = self.cache.shared_vectors(critical + ordinary)
+        row = {t: i for i, t in enumerate(critical + ordinary)}
+        y = np.r_[np.ones(len(critical)), np.zeros(len(ordinary))]
+        entries = list(dict.fromkeys(e for _, e in labels if e))
+        index = {e: i for i, e in enumerate(entries)}
+        return _Prototypes(
+            x[[row[t] for t in texts]],
+            labels,
+            x[[row[t] for t in ordinary]],
+            train_classifier(x, y),
+            entries,
+            np.array([index[e] if e else -1 for _, e in labels], dtype=np.int64),
+            x[: len(critical)],
+            support_floor(x[: len(critical)]),
+        )
 
     def assess(self, texts: list[str], vectors: np.ndarray) -> list[Assessment]:
         if not texts:
