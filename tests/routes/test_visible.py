@@ -555,6 +555,14 @@ def test_one_memory_per_constraint_but_a_matched_repeat_precedes_unmatched_fills
         ("What goes well with ham at Easter?", False),
         ("Any restaurant tips for Lisbon on Friday?", False),
         ("What did Rosa cook at Easter in Lisbon?", True),
+        # A place at home is not a person either; a word of a longer place name is, and
+        # so is a place that is also a given name, unless a preposition of place precedes.
+        ("Any brunch spots in Austin?", False),
+        ("What's the best time of year for Yellowstone?", False),
+        ("Any tips for Sydney in July?", False),
+        ("What did Sydney bring to the picnic?", True),
+        ("What did Carmen bring to the picnic?", True),
+        ("Did Rosa like Playa del Carmen?", True),
     ],
 )
 def test_recall_questions_about_a_named_person_are_told_apart(

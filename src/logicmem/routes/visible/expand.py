@@ -33,10 +33,43 @@ def _places() -> list[tuple[tuple[str, ...], str, str, str]]:
     return sorted(rows, key=lambda r: -len(r[0]))
 
 
+# The words before a place name that make a given name one ("tips for Sydney").
+_PLACE_BEFORE = frozenset(
+    (
+        *("in", "to", "for", "from", "near", "around", "at", "across", "through", "outside"),
+        *("into", "via", "visit", "visiting", "visited", "of"),
+    )
+)
+
+
 @lru_cache(maxsize=1)
-def place_words() -> frozenset[str]:
-    """The words (``tokens``) of the gazetteer's place names: "Lisbon", "Cabo", "Kyoto"."""
-    return frozenset(word for needle, _, _, _ in _places() for word in needle)
+def _place_names() -> dict[str, list[tuple[tuple[str, ...], bool]]]:
+    """Per first word (``tokens``), every place name of the gazetteer, abroad or at home,
+    longest first, and whether it is also a common given name (``given_names``)."""
+    raw = json.loads(resources.files("logicmem.data").joinpath("places.json").read_text())
+    given = {tokens(name) for name in raw["given_names"]}
+    out: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
+    for name in sorted({*raw["places"], *raw["home"]}, key=lambda n: -len(tokens(n))):
+        needle = tokens(name)
+        if needle:
+            out.setdefault(needle[0], []).append((needle, needle in given))
+    return out
+
+
+def place_words_in(query: str) -> frozenset[str]:
+    """The words (``tokens``) of the place names ``query`` names, abroad or at home: the
+    whole name ("Playa del Carmen", not a "Carmen"), and a place that is also a given name
+    only after a preposition of place ("tips for Sydney", not "What did Sydney bring?")."""
+    words = tokens(query)
+    out: set[str] = set()
+    for i, word in enumerate(words):
+        for needle, also_given in _place_names().get(word, ()):
+            if words[i : i + len(needle)] != needle:
+                continue
+            if not also_given or (i > 0 and words[i - 1] in _PLACE_BEFORE):
+                out.update(needle)
+            break
+    return frozenset(out)
 
 
 def expansions(query: str) -> list[tuple[str, str]]:

@@ -43,7 +43,7 @@ from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector
 from logicmem.routes.semantic import SemanticRoute, allowed_ids
 from logicmem.routes.visible.bridge import bridges, hypotheses
 from logicmem.routes.visible.criticality import NEAREST_PRECISION
-from logicmem.routes.visible.expand import expansions, place_words
+from logicmem.routes.visible.expand import expansions, place_words_in
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import KeyIndex, KeyMatch
 from logicmem.routes.visible.relevance import (
@@ -240,21 +240,24 @@ _CALENDAR = frozenset((*MONTHS, *WEEKDAYS, *_HOLIDAYS))
 def asks_about_someone(query: str) -> bool:
     """A question about a named person ("What did Priya study in college?"), not a request
     of the speaker's own: no first-person word, not an instruction, and a name inside it;
-    a month, a weekday, a holiday or a place abroad (``expand.place_words``) is not a name
-    ("Any restaurant tips for Lisbon in July?" is a request).
+    a month, a weekday, a holiday or a place (``expand.place_words_in``) is not a name
+    ("Any restaurant tips for Lisbon in July?" and "Any brunch spots in Austin?" are
+    requests; "What did Austin cook?" asks about someone).
     Standing constraints decide advice; they are not kept in view for such recall
     questions unless the question names or implies one of their keys (similarity alone
     is the semantic route's job)."""
     text = query.strip()
     if _FIRST_PERSON.search(text) or _IMPERATIVE.match(text):
         return False
-    return any(_a_name(m.group()) for m in _NAME_INSIDE.finditer(text, 1))
+    places = place_words_in(text)
+    return any(_a_name(m.group(), places) for m in _NAME_INSIDE.finditer(text, 1))
 
 
-def _a_name(word: str) -> bool:
-    """Whether a capitalised word can be a person's name: not a time or a place abroad."""
+def _a_name(word: str, places: frozenset[str]) -> bool:
+    """Whether a capitalised word can be a person's name: not a time, nor a word of a
+    place the question names (``places``)."""
     folded = tokens(word)
-    return word.lower() not in _CALENDAR and bool(folded) and folded[0] not in place_words()
+    return word.lower() not in _CALENDAR and bool(folded) and folded[0] not in places
 
 
 def shifted(p: np.ndarray, prior: float) -> np.ndarray:
