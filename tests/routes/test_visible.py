@@ -15,7 +15,7 @@ from logicmem.routes.visible.criticality import (
     Assessment,
     train_classifier,
 )
-from logicmem.routes.visible.expand import expansions
+from logicmem.routes.visible.expand import expansions, place_words_in
 from logicmem.routes.visible.hook import VisibilityIndexer, about_user
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import key_score
@@ -177,6 +177,18 @@ def test_a_place_abroad_implies_international_travel() -> None:
     assert "international travel" in implied and "japan" in implied
     assert "is in Japan" in implied["japan"]
     assert expansions("Roast turkey for thanksgiving in New York?") == []
+
+
+def test_the_places_a_request_names_are_read_whole() -> None:
+    named = place_words_in("Two days in New York, then on to Playa del Carmen")
+    assert {"new", "york", "playa", "carmen"} <= named
+    assert place_words_in("What did Carmen bring to the picnic?") == frozenset()
+    # A place that is also a given name: a place only after a preposition of place.
+    assert place_words_in("What did Sydney bring to the picnic?") == frozenset()
+    assert place_words_in("Any tips for Sydney in July?") == {"sydney"}
+    # A place at home is a place, but not a trip abroad.
+    assert place_words_in("Any brunch spots in Austin?") == {"austin"}
+    assert expansions("Any brunch spots in Austin?") == []
 
 
 def test_a_month_implies_its_season() -> None:

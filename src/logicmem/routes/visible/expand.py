@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from logicmem.routes.visible.text import contains, tokens
 
@@ -24,8 +25,13 @@ SEASONS = {
 
 
 @lru_cache(maxsize=1)
+def _gazetteer() -> dict[str, Any]:
+    return dict(json.loads(resources.files("logicmem.data").joinpath("places.json").read_text()))
+
+
+@lru_cache(maxsize=1)
 def _places() -> list[tuple[tuple[str, ...], str, str, str]]:
-    raw = json.loads(resources.files("logicmem.data").joinpath("places.json").read_text())
+    raw = _gazetteer()
     rows = [
         (tokens(name), name, country, region) for name, (country, region) in raw["places"].items()
     ]
@@ -46,7 +52,7 @@ _PLACE_BEFORE = frozenset(
 def _place_names() -> dict[str, list[tuple[tuple[str, ...], bool]]]:
     """Per first word (``tokens``), every place name of the gazetteer, abroad or at home,
     longest first, and whether it is also a common given name (``given_names``)."""
-    raw = json.loads(resources.files("logicmem.data").joinpath("places.json").read_text())
+    raw = _gazetteer()
     given = {tokens(name) for name in raw["given_names"]}
     out: dict[str, list[tuple[tuple[str, ...], bool]]] = {}
     for name in sorted({*raw["places"], *raw["home"]}, key=lambda n: -len(tokens(n))):
