@@ -261,6 +261,8 @@ def test_a_fact_is_not_given_a_neighbouring_entry(text: str, entry: str) -> None
         ("Jo dreams of owning a horse.", "own a horse", False),
         ("We're toying with the idea of getting a puppy.", "getting a puppy", False),
         ("I keep thinking about my divorce.", "going through a divorce", False),
+        # what is kept ready for a recurring moment still states the fact
+        ("I keep an inhaler in my bag for when my asthma flares up.", "asthma", True),
         # a past "started" or "began" says what goes on now
         ("Our youngest just started solids.", "starting solids", True),
         ("Jo started chemo last week.", "starting chemo", True),
@@ -286,6 +288,9 @@ def test_compounds_mulling_and_onsets(text: str, pattern: str, holds: bool) -> N
         ("Sam wore braces in middle school.", "cond-braces", PAST),
         ("Sam's coworker is allergic to peanuts.", "allergy-peanut", OTHER),
         ("A friend of mine takes warfarin.", "med-warfarin", OTHER),
+        # a time still to come that something is made ready for
+        ("Sam is saving up for when he has kids.", "child-kids-in-home-general", POLARITY),
+        ("We set up a fund for whenever we have kids.", "child-kids-in-home-general", POLARITY),
     ],
 )
 def test_a_fact_stated_as_not_holding_is_a_near_miss_of_its_entry(

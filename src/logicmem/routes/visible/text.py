@@ -450,6 +450,9 @@ class FactText(NamedTuple):
 _MULLING = re.compile(
     r"\b(?:think(?:s|ing)?|thought|dream(?:s|ing|t|ed)?)\s+(?:about|of)\s+(?=[a-z]+ing\b)"
     r"|\btoy(?:s|ing|ed)?\s+with\s+the\s+idea\s+of\b"
+    # a time still to come that something is made ready for: "a library for when she has
+    # kids", "savings for whenever we buy a house"
+    r"|\bfor\s+when(?:ever)?\b"
 )
 
 
