@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The visibility route on both dev halves: the four context-only runs the issue 12 tables
 # report (IMLogic-style, with 10 distractor items, InMind-style, with 20 distractors), for
-# half A and half B, two runs at a time (~15 min a half on two cores). Writes
+# half A and half B, two runs at a time (~3 min a half on two cores at 7dd5a03; ~15 before
+# 3dc8e63 built the criticality classifier once per process). Writes
 # OUT/{imlogic,imlogic-d10,inmind,inmind-d20}-{A,B}; summarise with
 #   .venv/bin/python benchmarks/halves.py OUT/{inmind,inmind-d20,imlogic,imlogic-d10}
 # Usage: bash benchmarks/dev_halves.sh OUT [CONFIG.toml] [A|B|AB]
