@@ -323,7 +323,8 @@ def support_floor(critical: np.ndarray, quantile: float = SUPPORT_QUANTILE) -> f
 # What an assessor builds depends only on the knowledge resource and the embedder, so one
 # process builds it once per pair (seconds) and every assessor of that pair shares it: a
 # service that opens a store per tenant, or a test suite that opens hundreds, pays once.
-# Keyed by the embedder's name (as the vectors' disk cache is) and the resource object.
+# Keyed by the embedder's name (as the vectors' disk cache is) and the resource object,
+# which the entry holds, so that its id is not reused while the entry lasts.
 _BUILT: dict[tuple[str, int], tuple[KnowledgeBase, _Prototypes]] = {}
 _BUILT_MAX = 4
 _BUILT_LOCK = threading.Lock()
@@ -347,7 +348,7 @@ class CriticalityAssessor:
         # training) and the others wait, instead of each training its own.
         with _BUILT_LOCK:
             built = _BUILT.get(key)
-            if built is None or built[0] is not self.kb:
+            if built is None:
                 while len(_BUILT) >= _BUILT_MAX:
                     del _BUILT[next(iter(_BUILT))]
                 built = _BUILT[key] = (self.kb, self._build_prototypes())
