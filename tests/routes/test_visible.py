@@ -519,6 +519,15 @@ def test_a_key_many_entries_share_is_weaker_evidence_than_a_specific_one() -> No
         ("the lease forbids pets", "me"),
         ("Our garden backs onto a railway line.", "me"),
         ("We share one car between four drivers.", "me"),
+        # a capitalised opener is not a name: the speaker, or the name that follows it
+        ("Shellfish makes me break out in hives.", "me"),
+        ("Every Sunday I drive my father to church.", "me"),
+        ("On Thursdays Nina coaches a youth rugby team.", "Nina"),
+        ("At 15, Leo still needs a booster seat in some cars.", "Leo"),
+        ("Since the accident, Rui can't drive at night.", "Rui"),
+        ("In August, Cleo starts a night-shift rotation.", "Cleo"),
+        ("June works weekends at the hospital.", "June"),
+        ("Dr. Varga prescribed Ola a beta blocker.", "Varga"),
     ],
 )
 def test_the_subject_of_a_standalone_sentence(text: str, who: str) -> None:

@@ -23,6 +23,8 @@ import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from logicmem.write.rules import MONTHS, WEEKDAYS
+
 _DROP = frozenset(
     [
         "i",
@@ -583,13 +585,41 @@ _FIRST_PERSON = [
 ]
 
 
+# Capitalised words that open a sentence without naming anyone: "Every Friday, Omar ...",
+# "At 17, Yusra ...", "Last March, Hope ...", "Mr. Chen ...".
+_NOT_A_NAME = frozenset(
+    [
+        *("a", "an", "the", "this", "that", "these", "those", "every", "each", "any", "some"),
+        *("no", "not", "all", "both", "most", "many", "few", "one", "two", "three", "twice"),
+        *("at", "on", "in", "by", "for", "from", "to", "of", "with", "without", "about"),
+        *("after", "before", "during", "since", "until", "till", "once", "when", "while"),
+        *("because", "if", "unless", "though", "although", "as", "so", "and", "but", "or"),
+        *("ever", "last", "next", "just", "still", "now", "then", "today", "tonight"),
+        *("yesterday", "tomorrow", "honestly", "apparently", "maybe", "also", "only"),
+        *("mr", "mrs", "ms", "dr", "aunt", "uncle", "grandma", "grandpa"),
+        *MONTHS,
+        *WEEKDAYS,
+    ]
+)
+# Months that are also given names: the subject when they open the sentence.
+_MONTH_NAMES = frozenset(["april", "may", "june", "august"])
+_SAYS_I = re.compile(r"\bI\b|\bI['’]|\b(?:[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b")
+
+
 def sentence_subject(text: str) -> str:
     """Whose fact a standalone sentence states, for data with no user attached (authored
-    examples, evaluation sentences): "me" for the first person, else the leading name."""
+    examples, evaluation sentences): "me" when the speaker says "I", "me" or "my" anywhere
+    ("Dairy leaves me bloated": not someone named "Dairy"), else the first capitalised word
+    that can be a name ("Every Friday, Omar prays at the mosque": Omar)."""
     if re.match(r"(?:I|My|I'm|I've|I'd|We|Our|We're|We've|We'd)\b", text):
         return "me"  # "Our cat ...": the speaker's household, not someone named "Our"
-    found = re.match(r"([A-Z][a-z]+)", text)
-    return found.group(1) if found else "me"
+    if _SAYS_I.search(text):
+        return "me"
+    for i, word in enumerate(re.findall(r"\b[A-Z][a-z]+\b", text)):
+        low = word.lower().removesuffix("s") if word.endswith("days") else word.lower()
+        if low not in _NOT_A_NAME or (i == 0 and low in _MONTH_NAMES):
+            return word  # "June is a nurse", but "In June, Priya ..."
+    return "me"
 
 
 def user_names(user_id: str, aliases: Sequence[str] = ()) -> list[str]:
