@@ -31,6 +31,20 @@ def test_extractor_keeps_statements_and_drops_small_talk_and_questions() -> None
     ]
 
 
+def test_a_country_abbreviation_is_not_the_speaker() -> None:
+    # "the US" is not "us": the sentence is someone else's news, kept as what Maya said
+    texts = [
+        c.text
+        for c in RuleExtractor().extract(
+            [_turn("Tom moved to the US for a residency. He visits us every summer.")]
+        )
+    ]
+    assert texts == [
+        "Maya said: Tom moved to the US for a residency.",
+        "He visits Maya and family every summer.",
+    ]
+
+
 def test_extractor_skips_the_assistant_and_keeps_provenance() -> None:
     out = RuleExtractor().extract(
         [

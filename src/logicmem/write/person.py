@@ -107,6 +107,8 @@ def to_third_person(sentence: str, name: str) -> str:
 
 
 def is_first_person(sentence: str) -> bool:
-    if re.search(r"\bI\b", sentence):
+    """Whether the speaker speaks of themself ("I", "my", "we", "us", ...); "the US" is a
+    country, not "us"."""
+    if re.search(r"\bI\b|\b[Uu]s\b", sentence):
         return True
-    return re.search(r"\b(my|me|mine|myself|we|our|ours|us)\b", sentence, re.I) is not None
+    return re.search(r"\b(my|me|mine|myself|we|our|ours)\b", sentence, re.I) is not None

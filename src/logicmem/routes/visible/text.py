@@ -23,6 +23,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from logicmem.write.person import is_first_person
 from logicmem.write.rules import MONTHS, WEEKDAYS
 
 _DROP = frozenset(
@@ -603,18 +604,15 @@ _NOT_A_NAME = frozenset(
 )
 # Months that are also given names: the subject when they open the sentence.
 _MONTH_NAMES = frozenset(["april", "may", "june", "august"])
-_SAYS_I = re.compile(r"\bI\b|\bI['’]|\b(?:[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)\b")
 
 
 def sentence_subject(text: str) -> str:
     """Whose fact a standalone sentence states, for data with no user attached (authored
-    examples, evaluation sentences): "me" when the speaker says "I", "me" or "my" anywhere
+    examples, evaluation sentences): "me" when the speaker speaks of themself anywhere
     ("Dairy leaves me bloated": not someone named "Dairy"), else the first capitalised word
     that can be a name ("Every Friday, Omar prays at the mosque": Omar)."""
-    if re.match(r"(?:I|My|I'm|I've|I'd|We|Our|We're|We've|We'd)\b", text):
+    if is_first_person(text):
         return "me"  # "Our cat ...": the speaker's household, not someone named "Our"
-    if _SAYS_I.search(text):
-        return "me"
     for i, word in enumerate(re.findall(r"\b[A-Z][a-z]+\b", text)):
         low = word.lower().removesuffix("s") if word.endswith("days") else word.lower()
         if low not in _NOT_A_NAME or (i == 0 and low in _MONTH_NAMES):
