@@ -586,8 +586,8 @@ _FIRST_PERSON = [
 ]
 
 
-# Capitalised words that open a sentence without naming anyone: "Every Friday, Omar ...",
-# "At 17, Yusra ...", "Last March, Hope ...", "Mr. Chen ...".
+# Capitalised words that open a sentence without naming anyone: "Every Monday, Nina ...",
+# "At 15, Leo ...", "Last autumn, Rui ...", "Dr. Varga ...".
 _NOT_A_NAME = frozenset(
     [
         *("a", "an", "the", "this", "that", "these", "those", "every", "each", "any", "some"),
@@ -609,8 +609,8 @@ _MONTH_NAMES = frozenset(["april", "may", "june", "august"])
 def sentence_subject(text: str) -> str:
     """Whose fact a standalone sentence states, for data with no user attached (authored
     examples, evaluation sentences): "me" when the speaker speaks of themself anywhere
-    ("Dairy leaves me bloated": not someone named "Dairy"), else the first capitalised word
-    that can be a name ("Every Friday, Omar prays at the mosque": Omar)."""
+    ("Shellfish gives me hives": not someone named "Shellfish"), else the first capitalised
+    word that can be a name ("On Thursdays Nina coaches a rugby team": Nina)."""
     if is_first_person(text):
         return "me"  # "Our cat ...": the speaker's household, not someone named "Our"
     for i, word in enumerate(re.findall(r"\b[A-Z][a-z]+\b", text)):
