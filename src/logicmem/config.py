@@ -74,14 +74,13 @@ class VisibilitySettings(_Section):
     share: float = Field(default=0.5, ge=0.0, le=1.0)
     """Largest part of k the visible slice may take (a cap: only constraints the request
     engages enter it, so it is often smaller, and may be empty)."""
-    min_probability: float = Field(default=0.002, ge=0.0, le=1.0)
+    min_probability: float = Field(default=0.005, ge=0.0, le=1.0)
     """Probability that a constraint matters for the request (the learned relevance model
     times the criticality) at which it may enter the slice at all. Where it is placed is
     decided against the semantic hits (``semantic_p1``, ``semantic_decay``), so a low floor
-    only opens the tail of a large k: 0.002 is what the semantic hit of rank 40 counts for.
-    Chosen on dev half A among 0.005, 0.003, 0.002 and 0.001 with ``semantic_decay`` 1.5
-    (0.002 and 0.001 tied; the higher floor kept), then checked on half B
-    (docs/benchmarks.md)."""
+    only opens the tail of a large k: 0.005 is what the semantic hit of rank 22 counts for.
+    0.02 was chosen on dev half A among 0.5, 0.15, 0.05 and 0.02 with ``semantic_decay``
+    1; 0.005 was moved with the decay and tried on half A as a pair (docs/benchmarks.md)."""
     semantic_p1: float = Field(default=0.5, ge=0.0, le=1.0)
     """The probability that the semantic route's first hit is the memory that matters; the
     hit of rank r counts as ``semantic_p1 / r ** semantic_decay``. A constraint is placed
