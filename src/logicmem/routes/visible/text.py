@@ -587,7 +587,8 @@ _FIRST_PERSON = [
 
 
 # Capitalised words that open a sentence without naming anyone: "Every Monday, Nina ...",
-# "At 15, Leo ...", "Last autumn, Rui ...", "Dr. Varga ...".
+# "At 15, Leo ...", "Last autumn, Rui ...", "Dr. Varga ...". Not ``write.rules.STOPWORDS``:
+# that list holds words that are also names ("Will", "May").
 _NOT_A_NAME = frozenset(
     [
         *("a", "an", "the", "this", "that", "these", "those", "every", "each", "any", "some"),
