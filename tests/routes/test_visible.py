@@ -858,3 +858,20 @@ def test_a_general_statement_an_absence_or_an_illness_over_is_never_in_view(
     _add(mem, "I'm allergic to peanuts.")
     ctx = mem.context("Should I order satay tonight?", user_id="maya", k=4)
     assert [i.text for i in ctx.items if i.route == "visible"] == ["maya is allergic to peanuts."]
+
+
+def test_a_duty_on_fixed_days_comes_into_view_on_its_days_only(store_url: str) -> None:
+    mem = _memory(store_url)
+    _add(mem, "I babysit my nephew every Wednesday afternoon.", "I do yoga on Tuesday nights.",
+         *ORDINARY)  # fmt: skip
+    ctx = mem.context("Could you book me a dentist appointment for Wednesday at 2?",
+                      user_id="maya", k=4)  # fmt: skip
+    first = ctx.items[0]
+    assert first.route == "visible" and "nephew" in first.text
+    assert "commitment; a standing duty on Wednesdays" in first.reason
+    assert "the request mentions 'wednesday'" in first.reason
+    # Another day, or the pastime's day, engages no duty.
+    for query in ("Could you book me a dentist appointment for Thursday at 2?",
+                  "Can we meet on Tuesday night?"):  # fmt: skip
+        ctx = mem.context(query, user_id="maya", k=4)
+        assert all(i.route != "visible" for i in ctx.items), query

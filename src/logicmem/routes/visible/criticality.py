@@ -32,6 +32,13 @@ Without an LLM, in order:
    reasons, and conversational talk as a store keeps it ("Let Sam know if you need
    anything", ``data/conversation_examples.json``).
 
+4. Last, a duty on fixed days (``schedule.commitment``: "Sam picks up his son from
+   daycare every weekday", "Sam volunteers at the shelter on Saturdays"; not a pastime,
+   not a duty over, wished for or someone else's): a constraint found above gains its
+   days as keys, and a memory judged ordinary with no reason against it becomes a
+   ``commitment``, keyed by its days (``duties``). Its days are the memory's own, which
+   no knowledge entry can list.
+
 The prototypes are the per-type sentences of ``criticality.json``, every fact pattern
 written as a short sentence about the prototypes' subject (``text.fact_sentence``: "takes
 warfarin" -> "Sam takes warfarin.", "i'm an er nurse" -> "Sam is an er nurse.") and the
@@ -90,6 +97,7 @@ from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block
 from logicmem.routes.visible.holds import GENERIC, WHY, not_standing
 from logicmem.routes.visible.kb import OTHER, PAST, POLARITY, KnowledgeBase
 from logicmem.routes.visible.repo import VisibleRepository
+from logicmem.routes.visible.schedule import COMMITMENT, commitment, day_keys, recurring_days, when
 from logicmem.routes.visible.text import fact_sentence, gives_advice, reports_other
 from logicmem.store.base import Store
 
@@ -132,6 +140,7 @@ class Assessment:
     source: str = ""
     entries: list[str] = field(default_factory=list)
     situations: list[str] = field(default_factory=list)
+    days: list[str] = field(default_factory=list)  # ``schedule.day_keys`` of a duty
     borrowed: bool = False  # ``entries`` are the closest, not linked (``NEAREST_LINKS``)
 
 
@@ -377,6 +386,11 @@ class CriticalityAssessor:
         )
 
     def assess(self, texts: list[str], vectors: np.ndarray) -> list[Assessment]:
+        """Per memory, whether it is a standing constraint (see the module docstring),
+        then whether it is a duty on fixed days (``duties``)."""
+        return duties(texts, self._assess(texts, vectors))
+
+    def _assess(self, texts: list[str], vectors: np.ndarray) -> list[Assessment]:
         if not texts:
             return []
         protos = self._prototypes()
@@ -521,6 +535,32 @@ as JSON {"items": [{"index", "critical", "type", "situations"}]}. """
     + DATA_NOT_INSTRUCTIONS
     + "\n\n"
 )
+
+
+def duties(texts: list[str], found: list[Assessment]) -> list[Assessment]:
+    """``found`` with every duty on fixed days (``schedule.commitment``) keyed by its days:
+    a constraint already found gains them; a memory judged ordinary with no reason against
+    it (not stated as over, absent or general, not someone else's news, not advice)
+    becomes a ``commitment``, as certain as a stated pattern: its days are stated."""
+    out = []
+    for text, a in zip(texts, found, strict=True):
+        days = recurring_days(text)
+        if not days or not commitment(text):
+            out.append(a)
+            continue
+        if a.critical:
+            a.days = day_keys(days)
+        elif not a.reason and not (not_standing(text) or reports_other(text) or gives_advice(text)):
+            a = Assessment(
+                True,
+                1.0,
+                COMMITMENT,
+                f"a standing duty {when(days)}",
+                "schedule",
+                days=day_keys(days),
+            )
+        out.append(a)
+    return out
 
 
 def assess_with_llm(llm: LLM, texts: list[str]) -> list[Assessment | None]:

@@ -16,9 +16,11 @@ from logicmem.routes.visible.criticality import (
     CriticalityAssessor,
     VectorCache,
     assess_with_llm,
+    duties,
 )
 from logicmem.routes.visible.kb import KnowledgeBase, load_kb
 from logicmem.routes.visible.repo import Criticality, MemoryKey, VisibleRepository
+from logicmem.routes.visible.schedule import DAY_KIND
 from logicmem.routes.visible.text import (
     neutral_subject,
     subjectless,
@@ -369,6 +371,13 @@ class VisibilityIndexer:
             for situation, vector in zip(a.situations, fresh, strict=True):
                 keys.setdefault(situation, MemoryKey(memory_id, situation, "llm", a.source))
                 vectors.setdefault(situation, vector)
+        # The days of a duty (``schedule``) are its own keys, engaged only when a request
+        # names one: every day's name is close to every other's, so a day key is never
+        # matched by similarity (its vector is zero).
+        for day in a.days:
+            if day not in keys:
+                keys[day] = MemoryKey(memory_id, day, DAY_KIND, DAY_KIND)
+                vectors[day] = np.zeros(self.cache.embedder.dims, dtype=np.float32)
         # Keys of an entry the memory is only closest to, not linked to, say so.
         kind = "nearest" if a.borrowed else "kb"
         per_entry = []
@@ -410,7 +419,7 @@ class VisibilityIndexer:
                 merged.append(rule)
             else:
                 merged.append(model)
-        return merged
+        return duties(texts, merged)  # a duty the model found keeps its days
 
 
 def from_settings(

@@ -24,6 +24,7 @@ import numpy as np
 
 from logicmem.routes.visible.kb import KnowledgeBase
 from logicmem.routes.visible.repo import MemoryKey
+from logicmem.routes.visible.schedule import DAY_KIND
 from logicmem.routes.visible.text import tokens
 
 KB_KINDS = ("kb", "nearest")  # keys that are a knowledge entry's situations
@@ -76,16 +77,18 @@ class KeyIndex:
     def __init__(self, keys: list[MemoryKey], matrix: np.ndarray, kb: KnowledgeBase) -> None:
         order = sorted(range(len(keys)), key=lambda i: keys[i].memory_id)
         self.rows = [keys[i] for i in order]
-        distinct: dict[str, int] = {}
+        # A duty's day ("saturday") is a key apart from a situation of the same words: it
+        # has no vector to be matched by similarity (``hook``).
+        distinct: dict[tuple[str, bool], int] = {}
         first_row: list[int] = []
         row_key = np.empty(len(order), dtype=np.int64)
         for r, i in enumerate(order):
-            text = keys[i].key
+            text = (keys[i].key, keys[i].kind == DAY_KIND)
             if text not in distinct:
                 distinct[text] = len(distinct)
                 first_row.append(i)
             row_key[r] = distinct[text]
-        self.texts = list(distinct)
+        self.texts = [text for text, _ in distinct]
         self.vectors = (
             np.ascontiguousarray(matrix[first_row], dtype=np.float32)
             if first_row

@@ -23,7 +23,7 @@ class Criticality:
     score: float
     ctype: str
     reason: str
-    source: str  # "kb", "classifier", "prototype" or "llm"
+    source: str  # "kb", "classifier", "prototype", "llm" or "schedule"
 
 
 @dataclass
@@ -32,7 +32,8 @@ class MemoryKey:
 
     memory_id: str
     key: str
-    kind: str  # "kb" (a linked knowledge entry), "nearest" (the closest one) or "llm"
+    kind: str  # "kb" (a linked knowledge entry), "nearest" (the closest one), "llm" or
+    # "schedule" (a day of a duty, ``schedule.day_keys``)
     ref: str  # the knowledge entry id, or the model name
 
 
