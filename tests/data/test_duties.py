@@ -6,6 +6,7 @@ life; none comes from a benchmark or an evaluation set."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -42,21 +43,23 @@ def _visible(mem: Memory, query: str) -> list[str]:
     return [i.text for i in mem.context(query, user_id="sam", k=10).items if i.route == "visible"]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("case", CASES.values(), ids=list(CASES))
-def test_a_duty_comes_into_view_on_its_days(
-    case: tuple[str, str, str],
-    tmp_path: Path,
-    model_cache: Path,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def sam(tmp_path: Path, model_cache: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Memory]:
+    """Sam's store, with the real embedder and no LLM, holding the background."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(model_cache))
-    duty, ask, other_day = case
     with Memory(tmp_path / "sam.db", config={"llm": {"provider": "none"}}) as mem:
-        for text in (*BACKGROUND, duty):
+        for text in BACKGROUND:
             mem.add(text, user_id="sam", infer=False)
-        assert _visible(mem, ask)[:1] == [duty], f"not first in view for {ask!r}"
-        assert duty not in _visible(mem, other_day), f"in view for {other_day!r}"
-        # The pastimes on fixed days are never constraints, whatever day is asked about.
-        for query in ("Can we meet on Tuesday night?", "Any plans for Friday evening?"):
-            assert not set(_visible(mem, query)) & set(BACKGROUND), query
+        yield mem
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_duty_comes_into_view_on_its_days(sam: Memory, name: str) -> None:
+    duty, ask, other_day = CASES[name]
+    sam.add(duty, user_id="sam", infer=False)
+    assert _visible(sam, ask)[:1] == [duty], f"not first in view for {ask!r}"
+    assert duty not in _visible(sam, other_day), f"in view for {other_day!r}"
+    # The pastimes on fixed days are never constraints, whatever day is asked about.
+    for query in ("Can we meet on Tuesday night?", "Any plans for Friday evening?"):
+        assert not set(_visible(sam, query)) & set(BACKGROUND), query
