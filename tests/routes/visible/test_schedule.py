@@ -30,6 +30,10 @@ ALL = (*WORK, "saturday", "sunday")
         ("I coach the under-12s on Sunday mornings.", ("sunday",)),
         ("I sit for the neighbours' toddler Mon/Wed/Fri.", ("monday", "wednesday", "friday")),
         ("I give my mother her insulin every evening.", ALL),
+        # days said as free are not the recurrence's
+        ("I work at the garage every day except Sundays.", ALL[:6]),
+        ("She works weekdays but has Fridays off.", WORK[:4]),
+        ("I work weekends, not on Sundays though.", ("saturday",)),
         # one occasion, not a recurrence
         ("I'm babysitting my nephew next Wednesday.", ()),
         ("We drove to the coast on Saturday.", ()),

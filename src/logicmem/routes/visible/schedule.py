@@ -55,6 +55,10 @@ _DAILY = re.compile(
     rf"\b(?:every\s+(?:single\s+)?day|daily|nightly|each\s+day"
     rf"|(?:every|each)\s+{_PART}|{_PART}s\b(?!\s+(?:of|in)\b))"
 )
+_FREE = re.compile(
+    rf"\b(?:except|but\s+not|besides|other\s+than|apart\s+from|not\s+on|free\s+on"
+    rf"|off\s+on)\s+(?:on\s+)?({_DAY})s?\b|\b({_DAY})s?\s+(?:off|free)\b"
+)
 _SHORT = {
     "mon": "monday",
     "tue": "tuesday",
@@ -112,6 +116,11 @@ def recurring_days(text: str) -> tuple[str, ...]:
         found.update(WEEKEND)
     if not found and _DAILY.search(low):
         found.update(DAYS)
+    # Days said as free ("every day except Sundays", "with Fridays off"): not the
+    # recurrence's; when they are all it names, it recurs on the others.
+    free = {d for m in _FREE.finditer(low) for d in m.groups() if d}
+    if free:
+        found = found - free or set(DAYS) - free
     return tuple(d for d in DAYS if d in found)
 
 
