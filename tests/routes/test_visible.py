@@ -3,6 +3,7 @@
 import json
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import date
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from logicmem.routes.visible.criticality import (
     Assessment,
     train_classifier,
 )
-from logicmem.routes.visible.expand import expansions, place_words_in
+from logicmem.routes.visible.expand import dated_days, expansions, place_words_in
 from logicmem.routes.visible.hook import VisibilityIndexer, about_user
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import key_score
@@ -875,3 +876,35 @@ def test_a_duty_on_fixed_days_comes_into_view_on_its_days_only(store_url: str) -
                   "Can we meet on Tuesday night?"):  # fmt: skip
         ctx = mem.context(query, user_id="maya", k=4)
         assert all(i.route != "visible" for i in ctx.items), query
+
+
+def test_a_request_names_a_duty_s_day_by_its_distance_from_today(store_url: str) -> None:
+    mem = _memory(store_url)
+    _add(mem, "I babysit my nephew every Wednesday afternoon.", *ORDINARY)
+    query = "Could you book me a dentist appointment tomorrow at 2?"
+    # 2030-01-01 is a Tuesday, so its "tomorrow" is a Wednesday; 2030-01-03 a Thursday.
+    ctx = mem.context(query, user_id="maya", k=4, as_of="2030-01-01T09:00:00")
+    first = ctx.items[0]
+    assert first.route == "visible" and "nephew" in first.text
+    assert "the request implies 'wednesday' ('tomorrow' is a Wednesday)" in first.reason
+    ctx = mem.context(query, user_id="maya", k=4, as_of="2030-01-03T09:00:00")
+    assert all(i.route != "visible" for i in ctx.items)
+
+
+def test_days_a_request_implies() -> None:
+    thursday = date(2026, 12, 3)
+    assert dated_days("Can you book me a haircut tomorrow at 5?", thursday) == [
+        ("friday", "'tomorrow' is a Friday")
+    ]
+    assert dated_days("Dinner tonight, or the day after tomorrow?", thursday) == [
+        ("saturday", "'day after tomorrow' is a Saturday"),
+        ("thursday", "'tonight' is a Thursday"),
+    ]
+    assert dated_days("Any ideas for a quiet dinner?", thursday) == []
+    implied = dict(expansions("Plan a Friday-to-Sunday getaway"))
+    assert [d for d in ("friday", "saturday", "sunday") if d in implied] == [
+        "friday",
+        "saturday",
+        "sunday",
+    ]
+    assert implied["saturday"] == "'friday-to-sunday' names Saturday"

@@ -89,6 +89,7 @@ class KeyIndex:
                 first_row.append(i)
             row_key[r] = distinct[text]
         self.texts = [text for text, _ in distinct]
+        self.day_key = np.array([day for _, day in distinct], dtype=bool)
         self.vectors = (
             np.ascontiguousarray(matrix[first_row], dtype=np.float32)
             if first_row
@@ -129,12 +130,19 @@ class KeyIndex:
                     mask[u] = True
         return mask
 
-    def implied(self, phrases: dict[tuple[str, ...], str]) -> dict[int, str]:
-        """Distinct keys the request implies (``expand.expansions``), with the reason."""
+    def implied(
+        self, phrases: dict[tuple[str, ...], str], dated: dict[tuple[str, ...], str] | None = None
+    ) -> dict[int, str]:
+        """Distinct keys the request implies (``expand.expansions``), with the reason; the
+        ``dated`` days (``expand.dated_days``) imply a duty's days only."""
         out: dict[int, str] = {}
         for toks, why in phrases.items():
             for u in self.by_tokens.get(toks, ()):
                 out.setdefault(u, why)
+        for toks, why in (dated or {}).items():
+            for u in self.by_tokens.get(toks, ()):
+                if self.day_key[u]:
+                    out.setdefault(u, why)
         return out
 
     def match(
@@ -145,9 +153,11 @@ class KeyIndex:
         *,
         discount: float,
         implied_weight: float,
+        dated: dict[tuple[str, ...], str] | None = None,
     ) -> KeyMatch:
         """Score every memory's keys against a request given as its window vectors (the
-        whole request first), its tokens and the phrases it implies; ``discount`` as in
+        whole request first), its tokens and the phrases and ``dated`` days it implies
+        (see ``implied``); ``discount`` as in
         ``key_score``, ``implied_weight``: what an implied key counts for against a named
         one (both parameters of the relevance model)."""
         if not len(self.rows):
@@ -158,7 +168,7 @@ class KeyIndex:
         best_score, scored_row = self._segment_max(score)
         best_sim, sim_row = self._segment_max(sim)
         named = self.named(words)
-        implied = self.implied(phrases)
+        implied = self.implied(phrases, dated)
         implied_mask = np.zeros(len(self.texts), dtype=bool)
         implied_mask[list(implied)] = True
         named_row = named[self.row_key]

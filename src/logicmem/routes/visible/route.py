@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from datetime import date
 from functools import cached_property
 from typing import Any
 
@@ -43,7 +44,7 @@ from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector
 from logicmem.routes.semantic import SemanticRoute, allowed_ids
 from logicmem.routes.visible.bridge import bridges, hypotheses
 from logicmem.routes.visible.criticality import NEAREST_PRECISION
-from logicmem.routes.visible.expand import expansions, place_words_in
+from logicmem.routes.visible.expand import dated_days, expansions, place_words_in
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import KeyIndex, KeyMatch
 from logicmem.routes.visible.relevance import (
@@ -113,6 +114,12 @@ class _Candidate:
                 f"{head}; the request is close to '{self.scored_key}'{ref} ({self.key_sim:.2f}){p}"
             )
         return f"{head}; similar to the request ({self.memory_sim:.2f}){p}"
+
+
+def request_date(env: RouteEnv) -> date:
+    """The date a request is read on ("tomorrow" counts from it): that of ``as_of`` when
+    the routes read the past, else today by this machine's clock."""
+    return date.fromisoformat(env.as_of[:10]) if env.as_of else date.today()
 
 
 def without_keys(x: np.ndarray) -> np.ndarray:
@@ -414,6 +421,7 @@ class VisibleRoute(Route):
             {tokens(phrase): why for phrase, why in expansions(query)},
             discount=model.discount,
             implied_weight=model.implied_weight,
+            dated={(day,): why for day, why in dated_days(query, request_date(env))},
         ).aligned(st.key_rows, len(st.rows))
         return features(match, st.vectors @ query_vector(env, query)), match
 

@@ -81,7 +81,8 @@ def _once(text: str, start: int) -> bool:
     return _ONCE.search(text[max(0, start - 12) : start]) is not None
 
 
-def _span(first: str, last: str) -> list[str]:
+def span(first: str, last: str) -> list[str]:
+    """The days from ``first`` to ``last``, through the weekend if need be."""
     i, j = DAYS.index(first), DAYS.index(last)
     return [DAYS[(i + n) % 7] for n in range((j - i) % 7 + 1)]
 
@@ -107,7 +108,7 @@ def recurring_days(text: str) -> tuple[str, ...]:
                 head = head[: before.start()]
     for m in _RANGE.finditer(low):
         if not _once(low, m.start()):
-            found.update(_span(m.group(1), m.group(2)))
+            found.update(span(m.group(1), m.group(2)))
     for m in _SHORT_LIST.finditer(low):
         found.update(_SHORT[d] for d in re.findall(r"[a-z]+", m.group(1)) if d in _SHORT)
     if _WEEKDAYS.search(low):
