@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 
 from logicmem.routes.visible.schedule import commitment, recurring_days
@@ -51,6 +52,17 @@ def run() -> dict[str, dict]:
         wrong = [t for t in texts if commitment(t)]
         out[name] = {"n": len(texts), "with_days": sum(bool(recurring_days(t)) for t in texts),
                      "false_positives": len(wrong), "read_as_duty": wrong}  # fmt: skip
+    # A long memory is read in time linear in its length: the worst of a few texts built
+    # to make list-following and bounded gaps work hardest (seconds, 100k-200k chars).
+    long = ["I pick up groceries every Saturday and visit friends. " * 2000,
+            "Mondays, " * 20000, "monday and " * 20000 + "every tuesday",
+            "visit " * 20000 + "every Monday"]  # fmt: skip
+    worst = 0.0
+    for text in long:
+        start = time.perf_counter()
+        commitment(text)
+        worst = max(worst, time.perf_counter() - start)
+    out["long texts"] = {"n": len(long), "worst_seconds": round(worst, 3)}
     if LOCOMO.is_dir():
         texts = _locomo_turns()
         read = [t for t in texts if commitment(t)]
@@ -75,6 +87,8 @@ def main() -> None:
                   f"({row['with_days']} name a recurrence)")  # fmt: skip
             for text in row["read_as_duty"]:
                 print(f"  read as a duty: {text}")
+        elif "worst_seconds" in row:
+            print(f"{name}: the slowest of {row['n']} read in {row['worst_seconds']:.3f} s")
         else:
             print(f"{name}: {len(row['read_as_duty'])} of {row['n']} read as a duty")
             for text in row["read_as_duty"]:

@@ -43,7 +43,8 @@ _PLURAL_DAY = re.compile(rf"\b({_DAY})s\b")
 _DAY_PARTS = re.compile(rf"\b({_DAY})\s+{_PART}s\b")
 # More days joined to a recurrence: "every Tuesday and Thursday", "Mondays, Wednesdays
 # and Fridays", "every Mon and Wed".
-_MORE = re.compile(rf"^(?:\s*(?:,|and|or|&|/)\s*)+({_DAY})s?\b")
+_MORE = re.compile(rf"(?:\s*(?:,|and|or|&|/)\s*)+({_DAY})s?\b")
+_LIST_SPAN = 40  # characters before a recurrence searched for a day listed with it
 _BEFORE = re.compile(rf"\b({_DAY})s?(?:\s*(?:,|and|or|&|/)\s*)+$")
 _RANGE = re.compile(rf"\b({_DAY})s?\s*(?:through|thru|to|till|until|-|\u2013)\s*({_DAY})s?\b")
 _WEEKDAYS = re.compile(
@@ -94,18 +95,22 @@ def recurring_days(text: str) -> tuple[str, ...]:
     low = text.lower().replace("\u2019", "'")
     found: set[str] = set()
     for pattern in (_EVERY_DAY, _PLURAL_DAY, _DAY_PARTS):
+        read = 0  # the text before this is read: a list is followed once
         for m in pattern.finditer(low):
-            if _once(low, m.start()):
+            if m.start() < read or _once(low, m.start()):
                 continue
             found.add(m.group(1))
-            rest = low[m.end() :]
-            while more := _MORE.match(rest):
-                found.add(more.group(1))
-                rest = rest[more.end() :]
-            head = low[: m.start()]
-            while (before := _BEFORE.search(head)) and not _once(head, before.start()):
+            # Days listed before it: a list ends within a few words of it.
+            at = m.start()
+            while (before := _BEFORE.search(low, max(read, at - _LIST_SPAN), at)) and not _once(
+                low, before.start()
+            ):
                 found.add(before.group(1))
-                head = head[: before.start()]
+                at = before.start()
+            read = m.end()
+            while more := _MORE.match(low, read):
+                found.add(more.group(1))
+                read = more.end()
     for m in _RANGE.finditer(low):
         if not _once(low, m.start()):
             found.update(span(m.group(1), m.group(2)))
@@ -149,7 +154,7 @@ _DUTIES = [
     rf"\b(?:watch(?:es|ing)?|minds?|minding|sits?|sitting)\s+(?:for\s+)?{_WHOSE}{_PERSON}\b",
     rf"\b(?:picks?|picking|drops?|dropping|collects?|collecting)\s+(?:up\s+|off\s+)?"
     rf"(?:{_WHOSE}{_PERSON}|{_NAME})\b",
-    rf"\b(?:picks?|picking|drops?|dropping)\s+(?:up|off)\b.*\b(?:at|from|to)\s+(?:the\s+)?"
+    rf"\b(?:picks?|picking|drops?|dropping)\s+(?:up|off)\b[^.!?;]{{0,80}}?\b(?:at|from|to)\s+(?:the\s+)?"
     rf"{_PLACES}\b",
     rf"\b(?:takes?|taking|drives?|driving|brings?|bringing|walks?|walking|escorts?)\s+"
     rf"(?:{_WHOSE}{_PERSON}|{_NAME})\s+(?:\w+\s+)?(?:to|from|home)\b",
@@ -161,7 +166,7 @@ _DUTIES = [
     rf"\b(?:leads?|leading|runs?|running|hosts?|hosting|directs?|directing)\s+{_WHOSE}"
     r"(?:choir|class|group|troop|meeting|service|session|practice|study|club|workshop"
     r"|clinic|shelter|pantry|program|meetup|circle)\b",
-    r"\bvisits?\b.*\b(?:(?:care|nursing|retirement|group)\s+home|hospice|hospital|prison)\b",
+    r"\bvisits?\b[^.!?;]{0,80}?\b(?:(?:care|nursing|retirement|group)\s+home|hospice|hospital|prison)\b",
     r"\bshifts?\b",
     r"\bon[- ]call\b",
     # work at set times: "works weekends", "works at the hospital on Fridays" (not
