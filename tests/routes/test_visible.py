@@ -908,3 +908,22 @@ def test_days_a_request_implies() -> None:
         "sunday",
     ]
     assert implied["saturday"] == "'friday-to-sunday' names Saturday"
+
+
+@pytest.mark.parametrize("llm_says_critical", [True, False])
+def test_a_duty_keeps_its_days_whatever_the_llm_judges(
+    store_url: str, llm_says_critical: bool
+) -> None:
+    llm = FakeLLM()
+    item = {"index": 0, "critical": llm_says_critical, "type": "childcare",
+            "situations": ["dentist appointment"] if llm_says_critical else []}  # fmt: skip
+    llm.queue(json.dumps({"items": [item]}))
+    mem = _memory(store_url, llm=llm)
+    _add(mem, "I babysit my nephew every Wednesday afternoon.")
+    llm.queue(json.dumps({"hypotheses": []}), json.dumps({"hypotheses": []}))
+    ctx = mem.context("Can we get lunch on Wednesday?", user_id="maya", k=3)
+    assert ctx.items[0].route == "visible"
+    assert "the request mentions 'wednesday'" in ctx.items[0].reason
+    if llm_says_critical:  # the model's situations join the days
+        ctx = mem.context("When should I book the dentist appointment?", user_id="maya", k=3)
+        assert "the request mentions 'dentist appointment'" in ctx.items[0].reason
