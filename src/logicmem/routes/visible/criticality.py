@@ -97,7 +97,7 @@ from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block
 from logicmem.routes.visible.holds import GENERIC, WHY, not_standing
 from logicmem.routes.visible.kb import OTHER, PAST, POLARITY, KnowledgeBase
 from logicmem.routes.visible.repo import VisibleRepository
-from logicmem.routes.visible.schedule import COMMITMENT, commitment, day_keys, recurring_days, when
+from logicmem.routes.visible.schedule import COMMITMENT, binds_now, day_keys, recurring_days, when
 from logicmem.routes.visible.text import fact_sentence, gives_advice, reports_other
 from logicmem.store.base import Store
 
@@ -545,7 +545,7 @@ def duties(texts: list[str], found: list[Assessment]) -> list[Assessment]:
     out = []
     for text, a in zip(texts, found, strict=True):
         days = recurring_days(text)
-        if not days or not commitment(text):
+        if not days or not binds_now(text):
             out.append(a)
             continue
         if a.critical:

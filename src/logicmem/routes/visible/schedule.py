@@ -200,8 +200,11 @@ def commitment(text: str) -> bool:
     """Whether ``text`` states a duty that recurs on fixed days and binds its subject now
     ("picks up her daughter from daycare at 5:30 every weekday"); see the module
     docstring for what counts."""
-    if not recurring_days(text):
-        return False
+    return bool(recurring_days(text)) and binds_now(text)
+
+
+def binds_now(text: str) -> bool:
+    """Whether ``text`` states a duty that binds its subject now, whatever its days."""
     low = text.replace("\u2019", "'")
     if _NOT_NOW.search(low.lower()) or _OTHERS_ONLY.search(low.lower()):
         return False
