@@ -19,6 +19,7 @@ import json
 import time
 from pathlib import Path
 
+from logicmem.bench.data import load_backgrounds
 from logicmem.routes.visible.schedule import commitment, recurring_days
 
 HERE = Path(__file__).resolve().parent / "data"
@@ -30,14 +31,8 @@ def _rows(name: str) -> list[dict]:
 
 
 def _locomo_turns() -> list[str]:
-    turns = []
-    for path in sorted(LOCOMO.glob("*.json")):
-        data = json.loads(path.read_text())
-        conversation = data.get("conversation", data)
-        for key, session in conversation.items():
-            if key.startswith("session_") and isinstance(session, list):
-                turns += [t.get("text", "") for t in session if isinstance(t, dict)]
-    return turns
+    convs = load_backgrounds(LOCOMO)
+    return [t["text"] for c in convs for _, _, turns in c.sessions for t in turns]
 
 
 def run() -> dict[str, dict]:

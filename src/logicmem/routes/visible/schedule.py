@@ -33,7 +33,7 @@ DAYS = WEEKDAYS  # the days of the week, Monday first
 WORKDAYS = DAYS[:5]
 WEEKEND = DAYS[5:]
 
-_DAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_DAY = "(?:" + "|".join(DAYS) + ")"
 _PART = r"(?:morning|afternoon|evening|night|lunchtime|lunch)"
 # A day said once: "this Saturday", "next Tuesday", "last Friday", "on the 5th".
 _ONCE = re.compile(r"\b(?:this|next|last|coming|that|tomorrow|yesterday|past)\s+$")
