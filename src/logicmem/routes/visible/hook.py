@@ -306,9 +306,11 @@ class VisibilityIndexer:
     def on_added(self, scope: Scope, entries: list[MemoryEntry], vectors: np.ndarray) -> None:
         if not entries or not self.settings.enabled:
             return
-        aliases = self._user_names(scope, entries)
+        aliases, others = self._speakers(scope, entries)
         keep = [
-            i for i, e in enumerate(entries) if about_user(e.text, scope.user_id, aliases[e.id])
+            i
+            for i, e in enumerate(entries)
+            if e.id not in others and about_user(e.text, scope.user_id, aliases[e.id])
         ]
         entries = [entries[i] for i in keep]
         if not entries:
@@ -330,21 +332,34 @@ class VisibilityIndexer:
         if rows:
             VisibleRepository.of(self.store).set_criticality(scope.user_id, rows)
 
-    def _user_names(self, scope: Scope, entries: list[MemoryEntry]) -> dict[str, list[str]]:
-        """Per memory, the names the user speaks under in the turns it came from: the
-        speaker of each of its source turns that is the user's own (role ``user``). A
-        deployment's user id is seldom the name its memories use ("u-1842" for the turns
-        of "Omar", whose memories read "Omar takes warfarin")."""
+    def _speakers(
+        self, scope: Scope, entries: list[MemoryEntry]
+    ) -> tuple[dict[str, list[str]], set[str]]:
+        """Who said each memory, from the turns it came from.
+
+        First, per memory, the names the user speaks under there: the speaker of each
+        source turn that is the user's own (role ``user``). A deployment's user id is
+        seldom the name its memories use ("u-1842" for the turns of "Omar", whose
+        memories read "Omar takes warfarin").
+
+        Second, the memories that came only from other people's turns (role ``other`` or
+        ``assistant``). A standing constraint is what the user says of themselves: another
+        speaker talks of their own life ("Honestly, I could never keep a dog in my
+        studio", written "Honestly, Lena could never ..." in the user's store) or echoes
+        the user ("Noted, I'll remember you're on warfarin"), whose own words are stored
+        already. Neither is a constraint of the user's, however its words read. A memory
+        whose turns are not in the store (written directly) is judged by its words."""
         wanted = list(dict.fromkeys(t for e in entries for t in e.source_turns))
-        speakers = {
-            turn.turn_id: turn.speaker
-            for turn in self.store.get_turns(scope, turn_ids=wanted)
-            if turn.role == "user" and turn.speaker
-        }
-        return {
-            e.id: list(dict.fromkeys(speakers[t] for t in e.source_turns if t in speakers))
-            for e in entries
-        }
+        turns = {turn.turn_id: turn for turn in self.store.get_turns(scope, turn_ids=wanted)}
+        names: dict[str, list[str]] = {}
+        others: set[str] = set()
+        for e in entries:
+            said = [turns[t] for t in e.source_turns if t in turns]
+            own = [t.speaker for t in said if t.role == "user"]
+            names[e.id] = list(dict.fromkeys(s for s in own if s))
+            if said and not own:
+                others.add(e.id)
+        return names, others
 
     def _neutral_vectors(
         self, scope: Scope, texts: list[str], names: list[list[str]], vectors: np.ndarray
