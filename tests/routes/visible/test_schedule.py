@@ -30,6 +30,11 @@ ALL = (*WORK, "saturday", "sunday")
         ("I coach the under-12s on Sunday mornings.", ("sunday",)),
         ("I sit for the neighbours' toddler Mon/Wed/Fri.", ("monday", "wednesday", "friday")),
         ("I give my mother her insulin every evening.", ALL),
+        # a day said by its place in the week, or every night of the working week
+        ("I pick up my son at the end of each school week.", ("friday",)),
+        ("I visit my grandmother at the start of every week.", ("monday",)),
+        ("I help my dad with his exercises every weeknight.", WORK),
+        ("Let's catch up at the end of the week.", ()),
         # days said as free are not the recurrence's
         ("I work at the garage every day except Sundays.", ALL[:6]),
         ("She works weekdays but has Fridays off.", WORK[:4]),

@@ -7,8 +7,8 @@ cannot key it: the days are the memory's own. Two rules read such a memory:
 
 - ``recurring_days``: the days of the week a recurrence names ("every Wednesday", "on
   Tuesdays", "weekdays", "every other weekend", "Friday through Sunday", "Sunday
-  mornings", "every evening"); a single day ("on Tuesday", "next Friday") is one
-  occasion, not a recurrence;
+  mornings", "every evening", "at the end of every workweek"); a single day ("on
+  Tuesday", "next Friday") is one occasion, not a recurrence;
 - ``commitment``: whether what recurs is a duty to someone else or a fixed engagement:
   caring for, minding or driving a person, work shifts and on-call duty, a class one
   teaches, a team one coaches, a volunteer shift, a treatment, a check-in. A pastime
@@ -49,7 +49,13 @@ _BEFORE = re.compile(rf"\b({_DAY})s?(?:\s*(?:,|and|or|&|/)\s*)+$")
 _RANGE = re.compile(rf"\b({_DAY})s?\s*(?:through|thru|to|till|until|-|\u2013)\s*({_DAY})s?\b")
 _WEEKDAYS = re.compile(
     r"\b(?:(?:every|each)\s+weekday|weekdays|(?:every|each)\s+(?:work|school)\s*day"
-    r"|(?:work|school)\s*days|during\s+the\s+week|on\s+weeknights|weeknights)\b"
+    r"|(?:work|school)\s*days|during\s+the\s+week|(?:every|each)\s+weeknight|weeknights)\b"
+)
+# A recurring day said by its place in the week: "at the end of every workweek" (its
+# Friday), "at the start of each week" (its Monday); "midweek" alone is too loose to count.
+_WEEK_ENDS = re.compile(r"\b(?:end|close)\s+of\s+(?:every|each)\s+(?:work|school)\s*week\b")
+_WEEK_STARTS = re.compile(
+    r"\b(?:start|beginning)\s+of\s+(?:every|each)\s+(?:(?:work|school)\s*)?week\b"
 )
 _WEEKENDS = re.compile(r"\b(?:(?:every|each)\s+(?:other\s+|second\s+)?weekend|weekends)\b")
 _DAILY = re.compile(
@@ -120,6 +126,10 @@ def recurring_days(text: str) -> tuple[str, ...]:
         found.update(WORKDAYS)
     if _WEEKENDS.search(low):
         found.update(WEEKEND)
+    if _WEEK_ENDS.search(low):
+        found.add("friday")
+    if _WEEK_STARTS.search(low):
+        found.add("monday")
     if not found and _DAILY.search(low):
         found.update(DAYS)
     # Days said as free ("every day except Sundays", "with Fridays off"): not the
