@@ -57,6 +57,19 @@ def test_ingest_search_context_list_export_forget(
     assert code == 2 and "no memories for user 'Ana'" in err
 
 
+def test_reindex_one_user_or_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _run(capsys, "ingest", str(_history(tmp_path)), "--format", "jsonl", "--user", "Ana")
+    _run(capsys, "add", "I take warfarin.", "--user", "Bo")
+    active = len(json.loads(_run(capsys, "list", "--user", "Ana", "--json")[1]))
+    code, out, _ = _run(capsys, "reindex", "--user", "Ana", "--json")
+    assert code == 0 and json.loads(out) == {"user": "Ana", "memories_reindexed": active}
+    code, out, _ = _run(capsys, "reindex", "--all-users")
+    assert code == 0 and out == f"reindexed {active + 1} memories of every user\n"
+    with pytest.raises(SystemExit) as exc:  # one of --user / --all-users
+        main(["reindex"])
+    assert exc.value.code == 2 and "--all-users" in capsys.readouterr().err
+
+
 def test_reingesting_the_same_file_adds_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -85,6 +98,7 @@ def test_add_and_config_show(capsys: pytest.CaptureFixture[str]) -> None:
         (["add", "   ", "--user", "a"], "empty"),
         (["search", "x", "--user", "nobody"], "no memories for user 'nobody'"),
         (["history", "nope", "--user", "a"], "no memory with id"),
+        (["reindex", "--user", "nobody"], "no memories for user 'nobody'"),
     ],
 )  # fmt: skip
 def test_bad_input_exits_2_with_a_clear_message(

@@ -21,7 +21,7 @@ from logicmem.routes.visible.hook import VisibilityIndexer, about_user
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import key_score
 from logicmem.routes.visible.relevance import load_model
-from logicmem.routes.visible.repo import VisibleRepository
+from logicmem.routes.visible.repo import Criticality, VisibleRepository
 from logicmem.routes.visible.route import (
     VisibleRoute,
     _Candidate,
@@ -293,6 +293,38 @@ def test_what_other_speakers_say_is_not_the_users_constraint(store_url: str) -> 
     ctx = mem.context("Any ideas for a bagel brunch?", user_id="u-1842", k=4)
     shown = [i.text for i in ctx.items if i.route == "visible"]
     assert shown == ["Omar is allergic to sesame."]
+
+
+def test_reindex_judges_stored_memories_again(store_url: str) -> None:
+    """Memories judged by earlier rules (here: none, with visibility off, and one wrongly
+    marked critical) are judged by the current ones; a crash after the marking is
+    finished when the store is opened again."""
+    mem = _memory(store_url, enabled=False)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY[:3])
+    repo = VisibleRepository.of(mem.store)
+    assert repo.critical_memories(Scope("maya")) == []
+    ordinary = next(m for m in mem.get_all(user_id="maya") if "painted" in m.text)
+    repo.set_criticality("maya", [Criticality(ordinary.id, 1.0, "environment", "old rule", "kb")])
+    mem.close()
+
+    def critical(m: Memory) -> set[str]:
+        rows = VisibleRepository.of(m.store).critical_memories(Scope("maya"))
+        texts = {e.id: e.text for e in m.get_all(user_id="maya")}
+        return {texts[r.memory_id] for r in rows}
+
+    mem = _memory(store_url)
+    assert critical(mem) == {ordinary.text}
+    assert mem.reindex(user_id="maya") == 4
+    assert critical(mem) == {"maya is allergic to peanuts."}
+    ctx = mem.context("Can you give me a good pad thai recipe?", user_id="maya", k=3)
+    assert ctx.items[0].route == "visible" and "peanuts" in ctx.items[0].text
+    # Marked, then the process dies before indexing: the next open finishes the work.
+    VisibleRepository.of(mem.store).clear([m.id for m in mem.get_all(user_id="maya")])
+    assert mem.store.mark_unindexed("maya") == 4
+    mem.close()
+    mem = _memory(store_url)
+    assert critical(mem) == {"maya is allergic to peanuts."}
+    mem.close()
 
 
 def test_notes_in_another_memory_layers_style_are_the_users(store_url: str) -> None:

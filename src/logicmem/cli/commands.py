@@ -190,6 +190,19 @@ def consolidate(args: argparse.Namespace) -> int:
     return 0
 
 
+def reindex(args: argparse.Namespace) -> int:
+    with open_memory(args) as mem:
+        if args.user is not None:
+            _require_user(mem, args.user)
+        count = mem.reindex(user_id=args.user)
+    who = f"user {args.user}" if args.user is not None else "every user"
+    if args.json:
+        emit_json({"user": args.user, "memories_reindexed": count})
+    else:
+        print(f"reindexed {count} {'memory' if count == 1 else 'memories'} of {who}")
+    return 0
+
+
 def list_memories(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         _require_user(mem, args.user)

@@ -107,6 +107,16 @@ def build_parser() -> argparse.ArgumentParser:
     _user(p)
     _json(p)
 
+    p = cmd(
+        "reindex",
+        commands.reindex,
+        "judge stored memories again with this version's rules (after an upgrade)",
+    )
+    who = p.add_mutually_exclusive_group(required=True)
+    who.add_argument("--user", help="whose memories (user id)")
+    who.add_argument("--all-users", action="store_true", help="every user's memories")
+    _json(p)
+
     p = cmd("list", commands.list_memories, "list a user's memories")
     p.add_argument("--all", action="store_true", help="include superseded memories")
     p.add_argument("--limit", type=int)

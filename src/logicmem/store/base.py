@@ -165,6 +165,11 @@ class Store(ABC):
         """The write hooks have run on these memories."""
 
     @abstractmethod
+    def mark_unindexed(self, user_id: str) -> int:
+        """Mark the user's active memories for the write hooks to run again (``claim_unindexed``
+        hands them out); returns how many."""
+
+    @abstractmethod
     def claim_unindexed(
         self, *, user_id: str | None = None
     ) -> list[tuple[MemoryEntry, np.ndarray]]:

@@ -347,6 +347,10 @@ class SQLStore(Store):
                 chunk = ids[i : i + 500]
                 self.db.execute(sql.MARK_INDEXED.format(marks=marks(len(chunk))), chunk)
 
+    def mark_unindexed(self, user_id: str) -> int:
+        with self.transaction():
+            return int(self.db.execute(sql.MARK_UNINDEXED, (user_id,)).rowcount)
+
     def claim_unindexed(
         self, *, user_id: str | None = None
     ) -> list[tuple[MemoryEntry, np.ndarray]]:

@@ -306,6 +306,8 @@ class VisibilityIndexer:
     def on_added(self, scope: Scope, entries: list[MemoryEntry], vectors: np.ndarray) -> None:
         if not entries or not self.settings.enabled:
             return
+        # Judged again (``Memory.reindex``): an earlier judgement of them goes first.
+        VisibleRepository.of(self.store).clear([e.id for e in entries])
         aliases, others = self._speakers(scope, entries)
         keep = [
             i

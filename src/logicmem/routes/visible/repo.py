@@ -68,6 +68,10 @@ class VisibleRepository(Repository):
     def set_criticality(self, user_id: str, rows: Sequence[Criticality]) -> None: ...
 
     @abstractmethod
+    def clear(self, memory_ids: Sequence[str]) -> None:
+        """Drop the criticality and keys of these memories, to judge them again."""
+
+    @abstractmethod
     def critical_memories(self, scope: Scope, *, as_of: str | None = None) -> list[Criticality]:
         """Criticality rows of the scope's memories valid now (or at ``as_of``)."""
 

@@ -31,6 +31,7 @@ SELECT c.memory_id, c.score, c.ctype, c.reason, c.source
 FROM criticality c JOIN memories m ON m.id = c.memory_id
 WHERE c.user_id = ?"""
 DELETE_KEYS_OF = "DELETE FROM memory_keys WHERE memory_id IN ({marks})"
+DELETE_CRITICALITY_OF = "DELETE FROM criticality WHERE memory_id IN ({marks})"
 INSERT_KEY = """
 INSERT INTO memory_keys (memory_id, user_id, key, kind, ref, embedding) VALUES (?, ?, ?, ?, ?, ?)"""
 SELECT_KEYS = """
@@ -81,6 +82,15 @@ class SQLVisibleRepository(SQLRepository, VisibleRepository):
                 UPSERT_CRITICALITY,
                 [(r.memory_id, user_id, r.score, r.ctype, r.reason, r.source, stamp) for r in rows],
             )
+
+    def clear(self, memory_ids: Sequence[str]) -> None:
+        ids = list(memory_ids)
+        with self.store.transaction():
+            for i in range(0, len(ids), 500):
+                chunk = ids[i : i + 500]
+                for statement in (DELETE_CRITICALITY_OF, DELETE_KEYS_OF):
+                    self.db.execute(statement.format(marks=marks(len(chunk))), chunk)
+        self._keys.clear()
 
     def critical_memories(self, scope: Scope, *, as_of: str | None = None) -> list[Criticality]:
         clause, params = scope_sql(scope, "m.")
