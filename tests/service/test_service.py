@@ -151,6 +151,18 @@ def test_tenants_with_the_same_user_id_never_mix(backend_service) -> None:
     assert len(b("GET", "/v1/users/sam/memories").json()["memories"]) == 1
 
 
+def test_reindex_judges_one_tenants_user_again(service) -> None:
+    a, b = _tenant(service, "acme"), _tenant(service, "beta")
+    _add(a, "sam", "I am allergic to penicillin.", infer=False)
+    _add(a, "sam", "I painted the fence.", infer=False)
+    _add(b, "sam", "I take warfarin.", infer=False)
+    r = a("POST", "/v1/users/sam/reindex")
+    assert r.status_code == 200 and r.json() == {"user_id": "sam", "memories_reindexed": 2}
+    assert a("POST", "/v1/users/nobody/reindex").status_code == 404
+    ctx = a("POST", "/v1/users/sam/context", json={"query": "a cold remedy", "k": 2}).json()
+    assert all("warfarin" not in item["text"] for item in ctx["items"])
+
+
 def test_user_facing_ids_carry_no_tenant_prefix(service) -> None:
     a = _tenant(service, "acme")
     _add(a, "lee", "I have two dogs and I am vegetarian.")

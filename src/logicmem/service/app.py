@@ -486,6 +486,13 @@ def create_app(
             user_id=user_id, only=body.only, agent_id=body.agent_id, run_id=body.run_id
         )
 
+    @api.post("/users/{user_id}/reindex", response_model=s.ReindexOut)
+    def reindex(user_id: str, t: TenantMemory = Depends(tenant)) -> Any:
+        """Judge the user's stored memories again with the running version's rules and
+        knowledge resource (which are standing constraints, and their keys), as after an
+        upgrade; 404 for an unknown user."""
+        return {"user_id": user_id, "memories_reindexed": t.reindex(user_id=user_id)}
+
     @api.delete("/users/{user_id}", response_model=s.ForgetOut)
     def forget(user_id: str, t: TenantMemory = Depends(tenant)) -> Any:
         """Remove every trace of the user: turns, memories, history, indexes, profile,

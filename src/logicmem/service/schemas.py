@@ -184,6 +184,11 @@ class ForgetOut(BaseModel):
     memories_removed: int
 
 
+class ReindexOut(BaseModel):
+    user_id: str
+    memories_reindexed: int
+
+
 class UsersOut(BaseModel):
     users: list[str]
 

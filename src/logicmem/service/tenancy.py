@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from logicmem.errors import InputError, LogicmemError
+from logicmem.errors import InputError, LogicmemError, NotFoundError
 from logicmem.memory import Answer, Memory
 from logicmem.service.keys import check_tenant
 from logicmem.store.sql import SQLStore
@@ -155,6 +155,14 @@ class TenantMemory:
     ) -> dict[str, dict[str, Any]]:
         with self._errors(user_id):
             return self.memory.consolidate(user_id=self.inner(user_id), only=only, **kw)
+
+    def reindex(self, *, user_id: str) -> int:
+        """Judge the user's stored memories again (``Memory.reindex``); an unknown user
+        is not found."""
+        if not self.memory.store.user_exists(self.inner(user_id)):
+            raise NotFoundError(f"no memories for user {user_id!r}")
+        with self._errors(user_id):
+            return self.memory.reindex(user_id=self.inner(user_id))
 
     def resume(self, *, user_id: str) -> AddResult:
         with self._errors(user_id):
