@@ -1,4 +1,5 @@
-"""Ingest throughput, search and context latency, peak RSS and store size at a scale.
+"""Ingest throughput, search and context latency, reindexing, peak RSS and store size at a
+scale.
 
 Synthetic first-person turns (names, places, hobbies, numbers) go through the real write
 path (rule extractor, MiniLM, SQLite, the visibility indexer); ``--critical-share`` of
@@ -222,6 +223,11 @@ def main() -> None:
         ratio = latency["context"]["p50_ms"] / max(latency["hybrid"]["p50_ms"], 1e-9)
         critical = len(VisibleRepository.of(mem.store).critical_memories(Scope("perf")))
         keys = len(VisibleRepository.of(mem.store).memory_keys(Scope("perf"))[0])
+        # Judging every stored memory again, as after an upgrade: the same judgements.
+        t0 = time.perf_counter()
+        reindexed = mem.reindex(user_id="perf")
+        reindex_s = time.perf_counter() - t0
+        again = len(VisibleRepository.of(mem.store).critical_memories(Scope("perf")))
         mem.close()
         size = sum(p.stat().st_size for p in Path(tmp).iterdir())
     rss_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -229,6 +235,8 @@ def main() -> None:
         "turns": len(turns), "verbatim": args.verbatim, "memories_stored": stored,
         "ingest_s": round(ingest_s, 1), "ingest_turns_per_s": round(len(turns) / ingest_s, 1),
         "critical_memories": critical, "key_rows": keys,
+        "reindex_s": round(reindex_s, 1), "reindexed": reindexed,
+        "critical_after_reindex": again,
         "search_latency": latency, "context_over_hybrid_p50": round(ratio, 2),
         "visible_items_per_context": round(visible / len(asked), 2),
         "peak_rss_mb": round(rss_kb / 1024, 1),
