@@ -6,8 +6,9 @@ import os
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from logicmem.errors import ConfigError
 
@@ -140,9 +141,28 @@ class VisibilitySettings(_Section):
     critical_min: float = Field(default=0.3, ge=0.0, le=1.0)
     """Probability from the criticality classifier at which a memory counts as a standing
     constraint (5-fold cross-validated; 1.0 leaves only the knowledge resource and the
-    LLM). Applies to memories written after a change."""
+    LLM). Applies to memories written after a change, and to those ``Memory.reindex``
+    judges again."""
     use_llm: Literal["auto", "never"] = "auto"
     """``auto``: a capable LLM also judges criticality and anticipates situations."""
+    timezone: str = ""
+    """The users' time zone (an IANA name such as "America/Chicago"), for the day a
+    request's "tonight", "tomorrow" or "the day after tomorrow" falls on when it engages
+    a duty on fixed days; empty: this machine's. A request read at ``as_of`` counts from
+    that time's date as given."""
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        if value:
+            try:
+                ZoneInfo(value)
+            except (ZoneInfoNotFoundError, ValueError):
+                raise ValueError(
+                    f"unknown time zone {value!r}: use an IANA name such as "
+                    "'Europe/Berlin' or 'America/Chicago', or leave it empty"
+                ) from None
+        return value
 
 
 class ProfileSettings(_Section):

@@ -3,13 +3,15 @@
 import json
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import date
+from datetime import date, datetime, timedelta
 
 import numpy as np
 import pytest
 from kit import FakeLLM, HashEmbedder
 
 from logicmem import Memory
+from logicmem.config import VisibilitySettings, load_settings
+from logicmem.errors import ConfigError
 from logicmem.routes.visible.criticality import (
     NEAREST_PRECISION,
     P_MIN,
@@ -28,6 +30,7 @@ from logicmem.routes.visible.route import (
     asks_about_someone,
     diverse,
     quota,
+    request_date,
     semantic_prior,
     shifted,
     state,
@@ -948,6 +951,23 @@ def test_a_request_names_a_duty_s_day_by_its_distance_from_today(store_url: str)
     assert "the request implies 'wednesday' ('tomorrow' is a Wednesday)" in first.reason
     ctx = mem.context(query, user_id="maya", k=4, as_of="2030-01-03T09:00:00")
     assert all(i.route != "visible" for i in ctx.items)
+
+
+def test_tomorrow_counts_from_today_in_the_users_time_zone() -> None:
+    """At any instant, Kiritimati (UTC+14) is a day or two ahead of Pago Pago (UTC-11)."""
+    from types import SimpleNamespace
+    from zoneinfo import ZoneInfo
+
+    def today(zone: str) -> date:
+        env = SimpleNamespace(as_of=None, visibility=VisibilitySettings(timezone=zone))
+        return request_date(env)  # type: ignore[arg-type]
+
+    ahead, behind = today("Pacific/Kiritimati"), today("Pacific/Pago_Pago")
+    assert (ahead - behind).days in (1, 2)
+    assert behind in {datetime.now(ZoneInfo("Pacific/Pago_Pago")).date() - timedelta(days=d)
+                      for d in (0, 1)}  # fmt: skip
+    with pytest.raises(ConfigError, match="unknown time zone 'Mars/Olympus'"):
+        load_settings({"visibility": {"timezone": "Mars/Olympus"}})
 
 
 def test_days_a_request_implies() -> None:

@@ -33,9 +33,10 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from functools import cached_property
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import numpy as np
 
@@ -118,8 +119,12 @@ class _Candidate:
 
 def request_date(env: RouteEnv) -> date:
     """The date a request is read on ("tomorrow" counts from it): that of ``as_of`` when
-    the routes read the past, else today by this machine's clock."""
-    return date.fromisoformat(env.as_of[:10]) if env.as_of else date.today()
+    the routes read the past, else today in ``VisibilitySettings.timezone`` (this
+    machine's zone when it is empty)."""
+    if env.as_of:
+        return date.fromisoformat(env.as_of[:10])
+    zone = env.visibility.timezone
+    return datetime.now(ZoneInfo(zone)).date() if zone else date.today()
 
 
 def without_keys(x: np.ndarray) -> np.ndarray:
