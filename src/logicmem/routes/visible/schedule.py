@@ -7,7 +7,7 @@ cannot key it: the days are the memory's own. Two rules read such a memory:
 
 - ``recurring_days``: the days of the week a recurrence names ("every Wednesday", "on
   Tuesdays", "weekdays", "every other weekend", "Friday through Sunday", "Sunday
-  mornings", "every evening", "at the end of every workweek"); a single day ("on
+  mornings", "every evening", "at the start of each week"); a single day ("on
   Tuesday", "next Friday") is one occasion, not a recurrence;
 - ``commitment``: whether what recurs is a duty to someone else or a fixed engagement:
   caring for, minding or driving a person, work shifts and on-call duty, a class one
@@ -51,7 +51,7 @@ _WEEKDAYS = re.compile(
     r"\b(?:(?:every|each)\s+weekday|weekdays|(?:every|each)\s+(?:work|school)\s*day"
     r"|(?:work|school)\s*days|during\s+the\s+week|(?:every|each)\s+weeknight|weeknights)\b"
 )
-# A recurring day said by its place in the week: "at the end of every workweek" (its
+# A recurring day said by its place in the week: "at the close of each school week" (its
 # Friday), "at the start of each week" (its Monday); "midweek" alone is too loose to count.
 _WEEK_ENDS = re.compile(r"\b(?:end|close)\s+of\s+(?:every|each)\s+(?:work|school)\s*week\b")
 _WEEK_STARTS = re.compile(
