@@ -47,6 +47,7 @@ from logicmem.routes.visible.text import (
     tokens,
 )
 from logicmem.types import MemoryEntry, Scope
+from logicmem.write import pipeline
 
 ORDINARY = [
     "I went to a jazz concert last Friday.",
@@ -298,7 +299,9 @@ def test_what_other_speakers_say_is_not_the_users_constraint(store_url: str) -> 
     assert shown == ["Omar is allergic to sesame."]
 
 
-def test_reindex_judges_stored_memories_again(store_url: str) -> None:
+def test_reindex_judges_stored_memories_again(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Memories judged by earlier rules (here: none, with visibility off, and one wrongly
     marked critical) are judged by the current ones; a crash after the marking is
     finished when the store is opened again."""
@@ -317,6 +320,7 @@ def test_reindex_judges_stored_memories_again(store_url: str) -> None:
 
     mem = _memory(store_url)
     assert critical(mem) == {ordinary.text}
+    monkeypatch.setattr(pipeline, "INDEX_BATCH", 3)  # two batches
     assert mem.reindex(user_id="maya") == 4
     assert critical(mem) == {"maya is allergic to peanuts."}
     ctx = mem.context("Can you give me a good pad thai recipe?", user_id="maya", k=3)

@@ -46,6 +46,9 @@ def build_hooks(
     return [hook for hook in hooks if hook is not None]
 
 
+INDEX_BATCH = 1000  # memories per call of the write hooks when indexing is resumed
+
+
 class WritePipeline:
     def __init__(
         self,
@@ -112,8 +115,13 @@ class WritePipeline:
         by_scope = lambda p: (p[0].user_id, p[0].agent_id, p[0].run_id)  # noqa: E731
         for (user, agent, run), memories in groupby(unindexed, key=by_scope):
             items = list(memories)
-            self._index(Scope(user, agent, run), items)
-            self.store.mark_indexed([m.id for m, _ in items])
+            # In batches, each marked done as it finishes: the hooks see one batch of a
+            # whole store being reindexed (``Memory.reindex``) at a time, and a crash
+            # keeps what finished.
+            for i in range(0, len(items), INDEX_BATCH):
+                batch = items[i : i + INDEX_BATCH]
+                self._index(Scope(user, agent, run), batch)
+                self.store.mark_indexed([m.id for m, _ in batch])
         return result
 
     def _process(self, turns: list[Turn], infer: bool, result: AddResult) -> None:
