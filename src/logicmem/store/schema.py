@@ -345,7 +345,8 @@ CLAIM_INDEX = """
 UPDATE memories SET index_claim = ?, updated_at = ?
 WHERE id = ? AND index_claim IS NOT DISTINCT FROM ?"""
 MARK_INDEXED = "UPDATE memories SET index_claim = NULL WHERE id IN ({marks})"
-# Index again: a free claim ('') on every active memory of a user, as a write leaves one.
+# Index again: every active memory of a user unindexed and unclaimed (''; a write leaves
+# its own claim), so ``claim_unindexed`` hands it to whoever resumes.
 MARK_UNINDEXED = "UPDATE memories SET index_claim = '' WHERE user_id = ? AND status = 'active'"
 SELECT_MEMORY = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = ?"
 SELECT_MEMORIES_IN = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id IN ({{marks}})"
