@@ -274,17 +274,17 @@ def test_a_user_whose_id_is_not_their_name(store_url: str) -> None:
 
 def test_what_other_speakers_say_is_not_the_users_constraint(store_url: str) -> None:
     """Another speaker's turns are their own life or an echo of the user's words, even
-    where the written memory does not start with their name ("Thanks—Lena will remember
+    where the written memory does not start with their name ("Noted—Lena will remember
     ..."): only the user's own statements become constraints."""
     mem = _memory(store_url)
     mem.add(
         [
-            {"role": "user", "name": "Omar", "content": "I'm allergic to sesame."},
+            {"role": "user", "name": "Omar", "content": "I'm allergic to peanuts."},
             {"role": "other", "name": "Lena",
-             "content": "Thanks—I'll remember you're allergic to sesame."},
+             "content": "Noted—I'll remember you're allergic to peanuts."},
             {"role": "other", "name": "Lena", "content": "Honestly—I take warfarin daily."},
             {"role": "other", "name": "Lena",
-             "content": "For me, being allergic to peanuts, takeout is a gamble."},
+             "content": "For me, being allergic to shellfish, takeout is a gamble."},
             *({"role": "user", "name": "Omar", "content": text} for text in ORDINARY),
         ],
         user_id="u-1842",
@@ -292,11 +292,11 @@ def test_what_other_speakers_say_is_not_the_users_constraint(store_url: str) -> 
     )  # fmt: skip
     rows = VisibleRepository.of(mem.store).critical_memories(Scope("u-1842"))
     texts = {m.id: m.text for m in mem.get_all(user_id="u-1842")}
-    assert "Thanks—Lena will remember you're allergic to sesame." in texts.values()
-    assert {texts[r.memory_id] for r in rows} == {"Omar is allergic to sesame."}
-    ctx = mem.context("Any ideas for a bagel brunch?", user_id="u-1842", k=4)
+    assert "Noted—Lena will remember you're allergic to peanuts." in texts.values()
+    assert {texts[r.memory_id] for r in rows} == {"Omar is allergic to peanuts."}
+    ctx = mem.context("Can you give me a good pad thai recipe?", user_id="u-1842", k=4)
     shown = [i.text for i in ctx.items if i.route == "visible"]
-    assert shown == ["Omar is allergic to sesame."]
+    assert shown == ["Omar is allergic to peanuts."]
 
 
 def test_reindex_judges_stored_memories_again(
