@@ -107,20 +107,22 @@ class Memory:
             return None
         return self.resume(user_id=user_id)
 
-    def reindex(self, *, user_id: str | None = None) -> int:
+    def reindex(self, *, user_id: str | None = None, defer: bool = False) -> int:
         """Run the write hooks again over a user's active memories (every user's without
         ``user_id``), so that what they derive (which memories are standing constraints,
         and their keys) follows the current rules and knowledge resource, as after an
-        upgrade; returns how many memories were indexed again. Resumable: the memories
-        are marked first, and those a crash leaves marked are indexed by ``resume``
-        (which opening the store runs)."""
+        upgrade; returns how many memories were marked to be indexed again. Resumable:
+        the memories are marked first, and those a crash leaves marked are indexed by
+        ``resume`` (which opening the store runs). With ``defer``, only marked: a later
+        ``resume`` (a service job) indexes them."""
         if self.store.read_only:
             raise InputError("the store is open read-only: open it writable to reindex it")
         users = [user_id] if user_id is not None else self.store.users()
         count = 0
         for user in users:
             count += self.store.mark_unindexed(user)
-            self.pipeline.resume(user_id=user)
+            if not defer:
+                self.pipeline.resume(user_id=user)
         return count
 
     def resume(self, *, user_id: str | None = None) -> AddResult:

@@ -18,8 +18,10 @@ from kit import HashEmbedder
 from servekit import serve
 
 from logicmem import Memory
+from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.service.app import ServiceOptions, create_app
 from logicmem.service.keys import KeyRing
+from logicmem.types import Scope
 
 
 def _memory(store: str | Path) -> Memory:
@@ -157,10 +159,26 @@ def test_reindex_judges_one_tenants_user_again(service) -> None:
     _add(a, "sam", "I painted the fence.", infer=False)
     _add(b, "sam", "I take warfarin.", infer=False)
     r = a("POST", "/v1/users/sam/reindex")
-    assert r.status_code == 200 and r.json() == {"user_id": "sam", "memories_reindexed": 2}
+    assert r.json() == {"user_id": "sam", "memories_reindexed": 2, "queued": False}
     assert a("POST", "/v1/users/nobody/reindex").status_code == 404
     ctx = a("POST", "/v1/users/sam/context", json={"query": "a cold remedy", "k": 2}).json()
     assert all("warfarin" not in item["text"] for item in ctx["items"])
+
+
+def test_reindex_in_the_background_marks_now_and_a_job_finishes_it(service) -> None:
+    client, mem, _ = service
+    a = _tenant(service, "acme")
+    _add(a, "sam", "I am allergic to penicillin.", infer=False)
+    [inner] = mem.store.users()
+    repo = VisibleRepository.of(mem.store)
+    [row] = repo.critical_memories(Scope(inner))
+    repo.clear([row.memory_id])  # as if an older version had judged it ordinary
+    r = a("POST", "/v1/users/sam/reindex", json={"background": True})
+    assert r.status_code == 202
+    assert r.json() == {"user_id": "sam", "memories_reindexed": 1, "queued": True}
+    assert client.app.state.jobs.wait(30)  # type: ignore[attr-defined]
+    assert [c.memory_id for c in repo.critical_memories(Scope(inner))] == [row.memory_id]
+    assert mem.store.claim_unindexed() == []
 
 
 def test_user_facing_ids_carry_no_tenant_prefix(service) -> None:

@@ -486,11 +486,28 @@ def create_app(
             user_id=user_id, only=body.only, agent_id=body.agent_id, run_id=body.run_id
         )
 
-    @api.post("/users/{user_id}/reindex", response_model=s.ReindexOut)
-    def reindex(user_id: str, t: TenantMemory = Depends(tenant)) -> Any:
+    @api.post(
+        "/users/{user_id}/reindex",
+        response_model=s.ReindexOut,
+        responses={202: {"description": "marked; a job indexes them"}},
+    )
+    def reindex(
+        user_id: str,
+        response: Response,
+        body: s.ReindexRequest | None = None,
+        t: TenantMemory = Depends(tenant),
+    ) -> Any:
         """Judge the user's stored memories again with the running version's rules and
         knowledge resource (which are standing constraints, and their keys), as after an
-        upgrade; 404 for an unknown user."""
+        upgrade; 404 for an unknown user. With ``background``, the memories are marked
+        now and an extract job indexes them (202); until it reaches a memory, the memory
+        keeps its earlier judgement, and a lost job's work is finished by the next job,
+        add or start for the user."""
+        if body is not None and body.background:
+            count = t.reindex(user_id=user_id, defer=True)
+            enqueue("extract", t.inner(user_id))
+            response.status_code = 202
+            return {"user_id": user_id, "memories_reindexed": count, "queued": True}
         return {"user_id": user_id, "memories_reindexed": t.reindex(user_id=user_id)}
 
     @api.delete("/users/{user_id}", response_model=s.ForgetOut)

@@ -80,6 +80,13 @@ class ConsolidateRequest(Scoped):
     background: bool = Field(default=False, description="queue it as a job and return 202")
 
 
+class ReindexRequest(Body):
+    background: bool = Field(
+        default=False,
+        description="mark the memories now, index them in a job (an extract job), return 202",
+    )
+
+
 class KeyRequest(Body):
     tenant: str = Field(min_length=1, max_length=64)
     name: str = Field(default="", max_length=200)
@@ -187,6 +194,7 @@ class ForgetOut(BaseModel):
 class ReindexOut(BaseModel):
     user_id: str
     memories_reindexed: int
+    queued: bool = False
 
 
 class UsersOut(BaseModel):

@@ -156,13 +156,13 @@ class TenantMemory:
         with self._errors(user_id):
             return self.memory.consolidate(user_id=self.inner(user_id), only=only, **kw)
 
-    def reindex(self, *, user_id: str) -> int:
-        """Judge the user's stored memories again (``Memory.reindex``); an unknown user
-        is not found."""
+    def reindex(self, *, user_id: str, defer: bool = False) -> int:
+        """Judge the user's stored memories again (``Memory.reindex``); with ``defer``,
+        only mark them for the next resume (a job). An unknown user is not found."""
         if not self.memory.store.user_exists(self.inner(user_id)):
             raise NotFoundError(f"no memories for user {user_id!r}")
         with self._errors(user_id):
-            return self.memory.reindex(user_id=self.inner(user_id))
+            return self.memory.reindex(user_id=self.inner(user_id), defer=defer)
 
     def resume(self, *, user_id: str) -> AddResult:
         with self._errors(user_id):
