@@ -3,8 +3,10 @@
 Two tasks, both idempotent and resumable by construction, whatever runs them:
 
 - ``extract``: ``Memory.resume(user_id)``, which claims the user's pending turns (those a
-  deferred add committed, or a killed process left) and extracts them; turns another
-  live process is working on are skipped, a dead one's are taken over.
+  deferred add committed, or a killed process left) and extracts them, then the memories
+  whose write hooks have not run (a killed writer's, or those a background reindex
+  marked) and indexes them; work another live process holds is skipped, a dead one's is
+  taken over.
 - ``consolidate``: ``Memory.consolidate(user_id)``; every consolidator keeps a watermark,
   so a second run costs only what is new, and a run cut short is redone from it.
 
