@@ -32,6 +32,14 @@ Without an LLM, in order:
    reasons, and conversational talk as a store keeps it ("Let Sam know if you need
    anything", ``data/conversation_examples.json``).
 
+   A memory whose form states a value, a goal or the reason behind a past decision
+   (``views.view_kind``: "would sooner repair than replace", "is paying off the van
+   first", "since the outage, has kept a power bank in every bag") is personal logic of
+   that kind (source ``form``) unless the classifier or a prototype already judges it a
+   view: the rules above cannot leave it ordinary, nor type it by a word of its theme
+   ("keeps a spare key" is no religious rule). Without a linked entry it takes the keys
+   of the closest view of the resource.
+
 4. Last, a duty on fixed days (``schedule.commitment``: "Sam picks up his son from
    daycare every weekday", "Sam volunteers at the shelter on Saturdays"; not a pastime,
    not a duty over, wished for or someone else's): a constraint found above gains its
@@ -99,6 +107,7 @@ from logicmem.routes.visible.kb import OTHER, PAST, POLARITY, KnowledgeBase
 from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.routes.visible.schedule import COMMITMENT, binds_now, day_keys, recurring_days, when
 from logicmem.routes.visible.text import fact_sentence, gives_advice, reports_other
+from logicmem.routes.visible.views import view_kind
 from logicmem.store.base import Store
 
 # Thresholds chosen by 5-fold cross-validation on the authored examples (see the module
@@ -424,6 +433,7 @@ class CriticalityAssessor:
                 out.append(Assessment(True, 1.0, entry.type, f"states '{pattern}'", "kb", entries))
                 continue
             p = float(probs[i])
+            form = view_kind(text)
             if reports_other(text):
                 out.append(Assessment(False, p))  # news about a friend or a coworker
                 continue
@@ -433,7 +443,12 @@ class CriticalityAssessor:
             ctype = self.kb.entries[linked[0]].type if linked else labels[j][0]
             kind = ctype.replace("_", " ")
             vetoed = float(ord_best[i]) - near >= ORDINARY_VETO
-            if p >= self.threshold and not vetoed and supported[i]:
+            if form and ctype not in VIEWS:
+                # The form states a view; an embedding's guess of another type, often from
+                # a word of the view's theme, does not stand against it.
+                ctype = form
+                assessment = Assessment(True, 1.0, form, f"states a {form} by its form", "form")
+            elif p >= self.threshold and not vetoed and supported[i]:
                 assessment = Assessment(
                     True, p, ctype, f"classified as a {kind} constraint (p={p:.2f})", "classifier"
                 )
@@ -441,6 +456,8 @@ class CriticalityAssessor:
                 assessment = Assessment(
                     True, near, ctype, f"resembles a {kind} constraint ({near:.2f})", "prototype"
                 )
+            elif form:
+                assessment = Assessment(True, 1.0, form, f"states a {form} by its form", "form")
             else:
                 out.append(Assessment(False, p))
                 continue
@@ -454,7 +471,9 @@ class CriticalityAssessor:
             # A constraint no entry is close enough to link still gets the closest entry's
             # keys: without keys only its own similarity to a request can engage it, and a
             # constraint that decides an answer is rarely similar to the request.
-            assessment.entries = linked or self._nearest_entries(best)
+            assessment.entries = linked or self._nearest_entries(
+                best, VIEWS if assessment.source == "form" else None
+            )
             assessment.borrowed = not linked
             out.append(assessment)
         return out
@@ -477,12 +496,18 @@ class CriticalityAssessor:
         np.maximum.at(best, protos.entry_of[mask], sims[mask])
         return best
 
-    def _nearest_entries(self, best: np.ndarray) -> list[str]:
+    def _nearest_entries(self, best: np.ndarray, types: frozenset[str] | None = None) -> list[str]:
         """The ``NEAREST_LINKS`` entries with the closest exemplars (``best``: per entry,
         from ``entry_similarities``), for a critical memory ``_linked_entries`` links to
-        none."""
+        none; only entries of ``types`` when given (a view read by its form takes the keys
+        of the closest view)."""
         protos = self._prototypes()
-        return [protos.entries[k] for k in np.argsort(-best)[:NEAREST_LINKS]]
+        order = [
+            protos.entries[k]
+            for k in np.argsort(-best)
+            if types is None or self.kb.entries[protos.entries[k]].type in types
+        ]
+        return order[:NEAREST_LINKS]
 
     def _linked_entries(self, best: np.ndarray, ordinary: float) -> list[str]:
         """The entries a memory states by its embedding: an entry's closest exemplar at
