@@ -321,7 +321,16 @@ def test_reindex_judges_stored_memories_again(
     mem = _memory(store_url)
     assert critical(mem) == {ordinary.text}
     monkeypatch.setattr(pipeline, "INDEX_BATCH", 3)  # two batches
+    loaded: list[int] = []
+    indexable = mem.store.indexable
+
+    def read(ids: list[str]) -> list[tuple[MemoryEntry, np.ndarray]]:
+        loaded.append(len(ids))
+        return indexable(ids)
+
+    monkeypatch.setattr(mem.store, "indexable", read)
     assert mem.reindex(user_id="maya") == 4
+    assert loaded == [3, 1]  # texts and vectors read one batch at a time, not all claimed
     assert critical(mem) == {"maya is allergic to peanuts."}
     ctx = mem.context("Can you give me a good pad thai recipe?", user_id="maya", k=3)
     assert ctx.items[0].route == "visible" and "peanuts" in ctx.items[0].text

@@ -170,10 +170,14 @@ class Store(ABC):
         hands them out); returns how many."""
 
     @abstractmethod
-    def claim_unindexed(
-        self, *, user_id: str | None = None
-    ) -> list[tuple[MemoryEntry, np.ndarray]]:
-        """Claim memories whose write hooks an interrupted write never finished."""
+    def claim_unindexed(self, *, user_id: str | None = None) -> list[tuple[Scope, str]]:
+        """Claim memories whose write hooks an interrupted write never finished (or that
+        ``mark_unindexed`` marked): each one's scope and id, oldest first. Their texts and
+        vectors are read in batches (``indexable``), so a whole store can be claimed."""
+
+    @abstractmethod
+    def indexable(self, memory_ids: Sequence[str]) -> list[tuple[MemoryEntry, np.ndarray]]:
+        """The active memories of ``memory_ids`` with their vectors, in that order."""
 
     @abstractmethod
     def get_turns(

@@ -338,9 +338,11 @@ INSERT_MEMORY = f"""
 INSERT INTO memories ({MEMORY_COLUMNS}, n_terms, index_claim, embedding)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING rowid"""
-SELECT_UNINDEXED = f"""
-SELECT {MEMORY_COLUMNS}, index_claim, embedding FROM memories
+SELECT_UNINDEXED = """
+SELECT id, user_id, agent_id, run_id, index_claim, updated_at FROM memories
 WHERE index_claim IS NOT NULL AND status = 'active'"""
+SELECT_INDEXABLE_IN = f"""
+SELECT {MEMORY_COLUMNS}, embedding FROM memories WHERE id IN ({{marks}}) AND status = 'active'"""
 CLAIM_INDEX = """
 UPDATE memories SET index_claim = ?, updated_at = ?
 WHERE id = ? AND index_claim IS NOT DISTINCT FROM ?"""

@@ -351,14 +351,23 @@ class SQLStore(Store):
         with self.transaction():
             return int(self.db.execute(sql.MARK_UNINDEXED, (user_id,)).rowcount)
 
-    def claim_unindexed(
-        self, *, user_id: str | None = None
-    ) -> list[tuple[MemoryEntry, np.ndarray]]:
+    def claim_unindexed(self, *, user_id: str | None = None) -> list[tuple[Scope, str]]:
         """Claim active memories whose write hooks never finished (their writer is gone),
-        with their vectors, oldest first."""
+        oldest first: their scopes and ids only, not their vectors."""
         query = sql.SELECT_UNINDEXED + (" AND user_id = ?" if user_id else "") + " ORDER BY rowid"
         rows = self._claim(query, user_id, ("index_claim", "updated_at", "id"), sql.CLAIM_INDEX)
-        return [(row_to_memory(row), self._vector_value(row["embedding"])) for row in rows]
+        return [(Scope(row["user_id"], row["agent_id"], row["run_id"]), row["id"]) for row in rows]
+
+    def indexable(self, memory_ids: Sequence[str]) -> list[tuple[MemoryEntry, np.ndarray]]:
+        ids = list(memory_ids)
+        found: dict[str, tuple[MemoryEntry, np.ndarray]] = {}
+        with self.errors():
+            for i in range(0, len(ids), 500):
+                chunk = ids[i : i + 500]
+                query = sql.SELECT_INDEXABLE_IN.format(marks=marks(len(chunk)))
+                for row in self.db.execute(query, chunk):
+                    found[row["id"]] = (row_to_memory(row), self._vector_value(row["embedding"]))
+        return [found[m] for m in ids if m in found]
 
     def pending_turns(self) -> int:
         with self.errors():

@@ -112,16 +112,15 @@ class WritePipeline:
         for (*_, infer), turns in groupby(pending, key=key):
             self._process([t for t, _ in turns], infer, result)
         unindexed = self.store.claim_unindexed(user_id=user_id)
-        by_scope = lambda p: (p[0].user_id, p[0].agent_id, p[0].run_id)  # noqa: E731
-        for (user, agent, run), memories in groupby(unindexed, key=by_scope):
-            items = list(memories)
-            # In batches, each marked done as it finishes: the hooks see one batch of a
-            # whole store being reindexed (``Memory.reindex``) at a time, and a crash
-            # keeps what finished.
-            for i in range(0, len(items), INDEX_BATCH):
-                batch = items[i : i + INDEX_BATCH]
-                self._index(Scope(user, agent, run), batch)
-                self.store.mark_indexed([m.id for m, _ in batch])
+        for scope, claimed in groupby(unindexed, key=lambda c: c[0]):
+            ids = [memory_id for _, memory_id in claimed]
+            # In batches, each read when its turn comes and marked done as it finishes:
+            # the hooks see one batch of a whole store being reindexed (``Memory.reindex``)
+            # at a time, only one batch's vectors are held, and a crash keeps what finished.
+            for i in range(0, len(ids), INDEX_BATCH):
+                batch = ids[i : i + INDEX_BATCH]
+                self._index(scope, self.store.indexable(batch))
+                self.store.mark_indexed(batch)
         return result
 
     def _process(self, turns: list[Turn], infer: bool, result: AddResult) -> None:
