@@ -2,8 +2,9 @@
 
 Recall and kind on ``views_eval.jsonl`` (the rule's development set: values, goals,
 reasons and near misses, written by hand from everyday life) and, held out from the rule,
-on the statements of ``personal_logic_eval.jsonl`` (written before the rule; its misses
-are not listed, so that nothing is tuned on them). False positives: sentences it reads
+on the statements of ``personal_logic_eval.jsonl`` (written before the rule) and on
+``views_heldout.jsonl`` (written by a helper after it, apart from the code); the misses
+of both are not listed, so that nothing is tuned on them. False positives: sentences it reads
 as a view among the rows labelled not critical of ``ordinary_chat.jsonl``,
 ``habits_eval.jsonl``, ``chat_eval.jsonl``, ``talk_eval.jsonl`` and ``scope_eval.jsonl``
 (counts only for the held-out ones), and, where the shared data is beside the checkout,
@@ -56,6 +57,10 @@ def run() -> dict[str, dict]:
     kinds = Counter(r["kind"] for r in held)
     read = Counter(r["kind"] for r in held if view_kind(r["memory"].replace("{user}", "Sam")))
     out["personal_logic_eval.jsonl"] = {"n": len(held), "read": dict(read), "of": dict(kinds)}
+    held = _rows("views_heldout.jsonl")
+    kinds = Counter(r["kind"] for r in held)
+    read = Counter(r["kind"] for r in held if view_kind(r["text"]))
+    out["views_heldout.jsonl"] = {"n": len(held), "read": dict(read), "of": dict(kinds)}
     for name in ("ordinary_chat.jsonl", "habits_eval.jsonl", *HELD_OUT):
         texts = [r["text"] for r in _rows(name) if _not_critical(r)]
         wrong = [t for t in texts if view_kind(t)]
