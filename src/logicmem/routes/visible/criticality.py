@@ -93,6 +93,7 @@ import os
 import threading
 from dataclasses import dataclass, field
 from importlib import resources
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -502,12 +503,10 @@ class CriticalityAssessor:
         none; only entries of ``types`` when given (a view read by its form takes the keys
         of the closest view)."""
         protos = self._prototypes()
-        order = [
-            protos.entries[k]
-            for k in np.argsort(-best)
-            if types is None or self.kb.entries[protos.entries[k]].type in types
-        ]
-        return order[:NEAREST_LINKS]
+        closest = (protos.entries[k] for k in np.argsort(-best))
+        if types is not None:
+            closest = (e for e in closest if self.kb.entries[e].type in types)
+        return list(islice(closest, NEAREST_LINKS))
 
     def _linked_entries(self, best: np.ndarray, ordinary: float) -> list[str]:
         """The entries a memory states by its embedding: an entry's closest exemplar at
