@@ -53,14 +53,14 @@ def run() -> dict[str, dict]:
         "wrong": [f"{r['kind']} -> {got or '-'}: {r['text']}" for r, got in found
                   if (r["kind"] == "none") != (got == "")],
     }  # fmt: skip
-    held = _rows("personal_logic_eval.jsonl")
-    kinds = Counter(r["kind"] for r in held)
-    read = Counter(r["kind"] for r in held if view_kind(r["memory"].replace("{user}", "Sam")))
-    out["personal_logic_eval.jsonl"] = {"n": len(held), "read": dict(read), "of": dict(kinds)}
-    held = _rows("views_heldout.jsonl")
-    kinds = Counter(r["kind"] for r in held)
-    read = Counter(r["kind"] for r in held if view_kind(r["text"]))
-    out["views_heldout.jsonl"] = {"n": len(held), "read": dict(read), "of": dict(kinds)}
+    for name, field in (("personal_logic_eval.jsonl", "memory"), ("views_heldout.jsonl", "text")):
+        held = _rows(name)
+        read = Counter(r["kind"] for r in held if view_kind(r[field].replace("{user}", "Sam")))
+        out[name] = {
+            "n": len(held),
+            "read": dict(read),
+            "of": dict(Counter(r["kind"] for r in held)),
+        }
     for name in ("ordinary_chat.jsonl", "habits_eval.jsonl", *HELD_OUT):
         texts = [r["text"] for r in _rows(name) if _not_critical(r)]
         wrong = [t for t in texts if view_kind(t)]

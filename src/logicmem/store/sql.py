@@ -358,15 +358,19 @@ class SQLStore(Store):
         rows = self._claim(query, user_id, ("index_claim", "updated_at", "id"), sql.CLAIM_INDEX)
         return [(Scope(row["user_id"], row["agent_id"], row["run_id"]), row["id"]) for row in rows]
 
-    def indexable(self, memory_ids: Sequence[str]) -> list[tuple[MemoryEntry, np.ndarray]]:
-        ids = list(memory_ids)
-        found: dict[str, tuple[MemoryEntry, np.ndarray]] = {}
+    def _rows_in(self, template: str, ids: list[str]) -> Iterator[Mapping[str, Any]]:
+        """The rows of ``template`` (an ``IN ({marks})`` query) for ``ids``, 500 at a time."""
         with self.errors():
             for i in range(0, len(ids), 500):
                 chunk = ids[i : i + 500]
-                query = sql.SELECT_INDEXABLE_IN.format(marks=marks(len(chunk)))
-                for row in self.db.execute(query, chunk):
-                    found[row["id"]] = (row_to_memory(row), self._vector_value(row["embedding"]))
+                yield from self.db.execute(template.format(marks=marks(len(chunk))), chunk)
+
+    def indexable(self, memory_ids: Sequence[str]) -> list[tuple[MemoryEntry, np.ndarray]]:
+        ids = list(memory_ids)
+        found = {
+            row["id"]: (row_to_memory(row), self._vector_value(row["embedding"]))
+            for row in self._rows_in(sql.SELECT_INDEXABLE_IN, ids)
+        }
         return [found[m] for m in ids if m in found]
 
     def pending_turns(self) -> int:
@@ -521,15 +525,10 @@ class SQLStore(Store):
         return entry if scope is None or in_scope(entry, scope) else None
 
     def get_memories(self, ids: Sequence[str]) -> dict[str, MemoryEntry]:
-        out: dict[str, MemoryEntry] = {}
-        ids = list(ids)
-        with self.errors():
-            for i in range(0, len(ids), 500):
-                chunk = ids[i : i + 500]
-                query = sql.SELECT_MEMORIES_IN.format(marks=marks(len(chunk)))
-                for row in self.db.execute(query, chunk):
-                    out[row["id"]] = row_to_memory(row)
-        return out
+        return {
+            row["id"]: row_to_memory(row)
+            for row in self._rows_in(sql.SELECT_MEMORIES_IN, list(ids))
+        }
 
     def list_memories(
         self,
