@@ -8,7 +8,7 @@ entries (by entry), and once on all; the ranking of each held-out fifth's situat
 plain and by learned similarity is reported. The relevance model's requests are scored
 with the fit that did not see their entry. Then 5-fold cross-validation grouped by entry
 (a request is never scored by a model that saw its entry), then a fit on everything.
-Deterministic for a seed on one machine (~6 minutes on two cores). Run:
+Deterministic for a seed on one machine (8-10 minutes on two cores). Run:
 
     HF_HUB_OFFLINE=1 .venv/bin/python scripts/train_relevance.py [--check]
 
