@@ -447,7 +447,8 @@ class VisibleRoute(Route):
         ).aligned(st.key_rows, len(st.rows))
         q = query_vector(env, query)
         link, side = st.link
-        return features(match, st.vectors @ q, link.scores(st.vectors, q, side)), match
+        sim = st.vectors @ q
+        return features(match, sim, sim + link.correction(side, q)), match
 
     @staticmethod
     def _describe(c: _Candidate, st: _State, match: KeyMatch, i: int) -> None:
