@@ -176,12 +176,11 @@ def training_set(
 
     ``embed`` embeds requests and memories; ``situation_vectors`` an entry's situations
     (the vectors the write path stores as keys); ``link`` gives, for the entry a request is
-    written from, the learned similarity to score it with: one fit without that entry's
-    pairs (another entry that lists the same situation, at most ``max_sharing``, may have
-    been in the fit). ``per_entry`` requests are written from each entry's situations;
-    each is paired with every entry that lists the situation (positives) and
-    ``negatives`` entries that do not; only situations at most ``max_sharing`` entries
-    list are written into requests."""
+    written from, the learned similarity to score it with (fit without that entry, so a
+    request is never scored by matrices that saw its pairs). ``per_entry`` requests are written from
+    each entry's situations; each is paired with every entry that lists the situation
+    (positives) and ``negatives`` entries that do not; only situations at most
+    ``max_sharing`` entries list are written into requests."""
     rng = random.Random(seed)
     entries = list(kb.entries.values())
     by_situation: dict[str, list[str]] = {}
