@@ -33,7 +33,7 @@ def test_the_correction_is_the_low_rank_product() -> None:
     expected = m @ q + np.einsum("id,de,fe,f->i", m, u, v, q)
     assert np.allclose(model.scores(m, q), expected, atol=1e-4)
     side = model.memory_side(m)
-    assert np.allclose(m @ q + model.correction(side, q), expected, atol=1e-4)
+    assert np.allclose(model.scores(m, q, side), expected, atol=1e-4)
 
 
 def test_the_matrices_serve_only_the_embedding_space_they_were_fit_in(tmp_path) -> None:

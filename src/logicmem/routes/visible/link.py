@@ -61,15 +61,13 @@ class LinkModel:
         out: np.ndarray = (memories @ self.u).astype(np.float32)
         return out
 
-    def correction(self, memory_side: np.ndarray, query: np.ndarray) -> np.ndarray:
-        """What the learned part adds to each memory's plain similarity to the request."""
-        out: np.ndarray = (memory_side @ (query @ self.v)).astype(np.float32)
-        return out
-
-    def scores(self, memories: np.ndarray, query: np.ndarray) -> np.ndarray:
+    def scores(
+        self, memories: np.ndarray, query: np.ndarray, memory_side: np.ndarray | None = None
+    ) -> np.ndarray:
         """``link`` of every memory row to one request vector."""
-        out: np.ndarray = memories @ query + self.correction(self.memory_side(memories), query)
-        return out.astype(np.float32)
+        side = self.memory_side(memories) if memory_side is None else memory_side
+        out: np.ndarray = (memories @ query + side @ (query @ self.v)).astype(np.float32)
+        return out
 
     def serves(self, embedder: str, dimensions: int) -> bool:
         """Whether the matrices were fit in this embedding space."""

@@ -447,8 +447,7 @@ class VisibleRoute(Route):
         ).aligned(st.key_rows, len(st.rows))
         q = query_vector(env, query)
         link, side = st.link
-        sim = st.vectors @ q
-        return features(match, sim, sim + link.correction(side, q)), match
+        return features(match, st.vectors @ q, link.scores(st.vectors, q, side)), match
 
     @staticmethod
     def _describe(c: _Candidate, st: _State, match: KeyMatch, i: int) -> None:
