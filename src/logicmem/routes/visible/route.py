@@ -48,7 +48,6 @@ from logicmem.routes.visible.criticality import NEAREST_PRECISION
 from logicmem.routes.visible.expand import dated_days, expansions, place_words_in
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import KeyIndex, KeyMatch
-from logicmem.routes.visible.link import LinkModel, load_link, plain
 from logicmem.routes.visible.relevance import (
     FEATURES,
     RelevanceModel,
@@ -131,8 +130,7 @@ def request_date(env: RouteEnv) -> date:
 def without_keys(x: np.ndarray) -> np.ndarray:
     """The relevance features as if the memory had no keys: only its own similarity."""
     out = np.zeros_like(x)
-    for own in ("memory_sim", "memory_link"):
-        out[:, FEATURES.index(own)] = x[:, FEATURES.index(own)]
+    out[:, FEATURES.index("memory_sim")] = x[:, FEATURES.index("memory_sim")]
     return out
 
 
@@ -170,7 +168,6 @@ class _State:
         dims = matrix.shape[1] if matrix.ndim == 2 and len(ids) else 0
         self.vectors = matrix[self.order] if rows else np.zeros((0, dims), dtype=np.float32)
         self._store = env.store
-        self._embedder = env.embedder.name
         self.index = KeyIndex(keys, kmat, load_kb())
         self.key_rows = np.array(
             [self.at.get(m, -1) for m in self.index.memory_ids], dtype=np.int64
@@ -183,18 +180,6 @@ class _State:
             every = np.logical_and.reduceat(nearest, self.index.starts)
             indexed = self.key_rows >= 0
             self.borrowed[self.key_rows[indexed]] = every[indexed]
-
-    @property
-    def linked(self) -> bool:
-        """Whether the learned similarity (``link``) was fit in this embedding space."""
-        return load_link().serves(self._embedder, self.vectors.shape[1])
-
-    @cached_property
-    def link(self) -> tuple[LinkModel, np.ndarray]:
-        """The learned similarity with the memories' half of it; the plain similarity
-        under an embedder it was not fit for."""
-        model = load_link() if self.linked else plain(self.vectors.shape[1])
-        return model, model.memory_side(self.vectors)
 
     @cached_property
     def members(self) -> np.ndarray:
@@ -351,8 +336,6 @@ class VisibleRoute(Route):
         allowed = allowed_ids(env, scope, filters)
         if st.rows:
             model = load_model()
-            if not st.linked and model.plain is not None:
-                model = model.plain  # another embedder: the model fit without the link
             x, match = self._features(env, query, st, model)
             relevance = model.probability(x)
             specific = match.lexical_specificity >= cfg.named_min_specificity
@@ -445,9 +428,7 @@ class VisibleRoute(Route):
             implied_weight=model.implied_weight,
             dated={(day,): why for day, why in dated_days(query, request_date(env))},
         ).aligned(st.key_rows, len(st.rows))
-        q = query_vector(env, query)
-        link, side = st.link
-        return features(match, st.vectors @ q, link.scores(st.vectors, q, side)), match
+        return features(match, st.vectors @ query_vector(env, query)), match
 
     @staticmethod
     def _describe(c: _Candidate, st: _State, match: KeyMatch, i: int) -> None:
