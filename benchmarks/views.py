@@ -2,9 +2,10 @@
 
 Recall and kind on ``views_eval.jsonl`` (the rule's development set: values, goals,
 reasons and near misses, written by hand from everyday life) and, held out from the rule,
-on the statements of ``personal_logic_eval.jsonl`` (written before the rule) and on
-``views_heldout.jsonl`` (written by a helper after it, apart from the code); the misses
-of both are not listed, so that nothing is tuned on them. False positives: sentences it reads
+on the statements of ``personal_logic_eval.jsonl`` (written before the rule), on
+``views_heldout.jsonl`` (written by a helper after it, apart from the code) and on
+``views_apart.jsonl`` (written later by another helper, also apart from it); the misses
+of all three are not listed, so that nothing is tuned on them. False positives: sentences it reads
 as a view among the rows labelled not critical of ``ordinary_chat.jsonl``,
 ``habits_eval.jsonl``, ``chat_eval.jsonl``, ``talk_eval.jsonl`` and ``scope_eval.jsonl``
 (counts only for the held-out ones), and, where the shared data is beside the checkout,
@@ -53,7 +54,11 @@ def run() -> dict[str, dict]:
         "wrong": [f"{r['kind']} -> {got or '-'}: {r['text']}" for r, got in found
                   if (r["kind"] == "none") != (got == "")],
     }  # fmt: skip
-    for name, field in (("personal_logic_eval.jsonl", "memory"), ("views_heldout.jsonl", "text")):
+    for name, field in (
+        ("personal_logic_eval.jsonl", "memory"),
+        ("views_heldout.jsonl", "text"),
+        ("views_apart.jsonl", "text"),
+    ):
         held = _rows(name)
         read = Counter(r["kind"] for r in held if view_kind(r[field].replace("{user}", "Sam")))
         out[name] = {

@@ -13,6 +13,7 @@ from pg import BACKENDS, open_backend
 from logicmem import Memory
 from logicmem.models.embed.base import Embedder
 from logicmem.routes.visible.criticality import (
+    VIEWS,
     Assessment,
     CriticalityAssessor,
     VectorCache,
@@ -560,6 +561,43 @@ def test_conversational_talk_is_rarely_a_constraint_and_a_constraint_in_passing_
     talk = [t for t, a in zip(TALK, found[: len(TALK)], strict=True) if a.critical]
     assert len(talk) <= 2, talk
     assert all(a.critical for a in found[len(TALK) :])
+
+
+# The reason behind a standing habit, in forms the authored examples use little, beside a
+# one-off event on the same theme that leaves no rule behind. Written for this test.
+REASONS_BEHIND_HABITS = [
+    "A hailstorm dented Sam's car in an open lot, so he pays for covered parking now.",
+    "My phone died on a hike once and I never go out on the trails without a battery pack anymore.",
+    "Lena's email was hacked through a reused password, and she has used a password manager "
+    "ever since.",
+    "After a pipe burst while we were away, we shut off the water main before every trip.",
+    "Tom got stuck in a two-hour jam on the bridge, so now he leaves for the airport at dawn.",
+    "Getting locked out in the snow taught Sam to leave a spare key with a neighbor.",
+]
+ONE_OFF_EVENTS = [
+    "A hailstorm rolled through town this afternoon.",
+    "My phone battery died halfway through the movie.",
+    "Lena changed her email password this morning.",
+    "A pipe under the kitchen sink was dripping, so the plumber came by.",
+    "Tom sat in traffic on the bridge for an hour today.",
+    "Sam got locked out for ten minutes until his roommate came home.",
+]
+
+
+@pytest.mark.slow
+def test_a_reason_behind_a_habit_is_personal_logic_and_a_one_off_event_is_not(
+    real: tuple[CriticalityAssessor, Embedder],
+) -> None:
+    """At least half the reasons are judged views (4 of the 6 when written); at most one
+    event is judged critical at all (the roommate is a housing fact the resource states,
+    not a view)."""
+    found = _assess(real, REASONS_BEHIND_HABITS + ONE_OFF_EVENTS)
+    n = len(REASONS_BEHIND_HABITS)
+    read = [(t, a.ctype) for t, a in zip(REASONS_BEHIND_HABITS, found[:n], strict=True)]
+    views = [a for a in found[:n] if a.critical and a.ctype in VIEWS]
+    assert len(views) >= n // 2, read
+    events = [t for t, a in zip(ONE_OFF_EVENTS, found[n:], strict=True) if a.critical]
+    assert len(events) <= 1, events
 
 
 # A fact the resource reads, said as not holding, beside the same fact said as holding.
