@@ -16,6 +16,10 @@ Three hand-written sets in ``benchmarks/data`` (see its README.md):
   closer (cosine of the embedder's vectors) to each of its later requests than to a request
   on another theme, with rank statistics.
 
+- ``views_heldout.jsonl`` and ``views_apart.jsonl``: values, goals and reasons said in
+  everyday forms, and near misses that look like them, each written by a helper apart
+  from the code. Reports, per kind, how many the assessment judges critical, critical as
+  a view (value, goal or reason) and as the right kind; near misses should be none.
 - ``scope_eval.jsonl``: sentences that name a constraint's topic but state no standing
   fact (general statements, reports of them, things over, absences), beside standing facts
   said close to them and terse ones. Reports how many of each kind are judged critical.
@@ -47,7 +51,7 @@ import numpy as np
 from logicmem import Memory
 from logicmem.errors import InputError
 from logicmem.io.formats import iter_jsonl
-from logicmem.routes.visible.criticality import CriticalityAssessor, VectorCache
+from logicmem.routes.visible.criticality import VIEWS, CriticalityAssessor, VectorCache
 from logicmem.routes.visible.hook import about_user
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.text import PROTOTYPE_SUBJECT, neutral_subject, sentence_subject
@@ -209,6 +213,7 @@ def measure(
     logic: list[dict[str, Any]],
     held_out: list[dict[str, Any]],
     scope: list[dict[str, Any]],
+    views: dict[str, list[dict[str, Any]]] | None = None,
 ) -> dict[str, Any]:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -238,7 +243,12 @@ def measure(
             "subject_forms": _subject_forms(assessor, embedder, paraphrase, para_texts, chat_texts),
             "whose": _whose(paraphrase, chat, logic, held_out),
             "scope": _scope(scope, scope_found),
+            "views": {},
         }
+        for name, rows in (views or {}).items():
+            view_texts = [neutral(r["text"], r.get("subject")) for r in rows]
+            view_found = assessor.assess(view_texts, embedder.embed(view_texts))
+            result["views"][name] = _views(rows, view_found)
     return result
 
 
@@ -275,6 +285,33 @@ def validate_scope(path: Path) -> list[dict[str, Any]]:
             raise DataError(f"{path}:{number}: 'holds' must be {SCOPE_KINDS[kind]} for {kind}")
         rows.append(row)
     return rows
+
+
+VIEW_SETS = ("views_heldout.jsonl", "views_apart.jsonl")
+VIEW_KINDS = ("value", "goal", "reason", "none")
+
+
+def validate_views(path: Path) -> list[dict[str, Any]]:
+    rows = []
+    for number, row in read_jsonl(path):
+        _need(path, number, row, "text", str)
+        if row.get("kind") not in VIEW_KINDS:
+            raise DataError(f"{path}:{number}: kind must be one of {', '.join(VIEW_KINDS)}")
+        rows.append(row)
+    return rows
+
+
+def _views(rows, found) -> dict[str, Any]:
+    """Per kind, how many sentences are judged critical, critical as a view (``VIEWS``),
+    and as the kind written; the near misses (``none``) should be none of these."""
+    out = {k: {"n": 0, "critical": 0, "view": 0, "right": 0} for k in VIEW_KINDS}
+    for a, r in zip(found, rows, strict=True):
+        m = out[r["kind"]]
+        m["n"] += 1
+        m["critical"] += bool(a.critical)
+        m["view"] += bool(a.critical and a.ctype in VIEWS)
+        m["right"] += bool(a.critical and a.ctype == r["kind"])
+    return {k: m for k, m in out.items() if m["n"]}
 
 
 def _scope(rows, found) -> dict[str, Any]:
@@ -625,6 +662,12 @@ def _print_table(result: dict[str, Any]) -> None:
             f"| {kind} | {m['holds']} | {m['n']} | {m['critical']} ({m['critical'] / m['n']:.3f}) |"
         )
 
+    for name, by_kind in result["views"].items():
+        print(f"\n## Views and near misses written apart (`{name}`)\n")
+        print("| kind | n | judged critical | as a view | as this kind |\n|---|---|---|---|---|")
+        for kind, m in by_kind.items():
+            print(f"| {kind} | {m['n']} | {m['critical']} | {m['view']} | {m['right']} |")
+
     pl = result["personal_logic"]
     print(
         f"\n## Personal logic: {sum(v['n'] for v in pl['statements_critical'].values())} groups\n"
@@ -662,6 +705,7 @@ def main() -> None:
         logic, warnings = validate_logic(args.data_dir / "personal_logic_eval.jsonl")
         held_out = validate_whose(args.data_dir / "whose_eval.jsonl")
         scope = validate_scope(args.data_dir / "scope_eval.jsonl")
+        views = {name: validate_views(args.data_dir / name) for name in VIEW_SETS}
     except (DataError, OSError) as exc:
         print(f"invalid evaluation data: {exc}", file=sys.stderr)
         sys.exit(2)
@@ -670,7 +714,7 @@ def main() -> None:
     if args.validate_only:
         print(f"ok: {len(paraphrase)} paraphrase rows, {len(chat)} chat rows, {len(logic)} groups")
         return
-    result = measure(paraphrase, chat, logic, held_out, scope)
+    result = measure(paraphrase, chat, logic, held_out, scope, views)
     if args.json:
         print(json.dumps(result, indent=1, ensure_ascii=False))
         return
