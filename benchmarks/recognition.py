@@ -112,6 +112,13 @@ def _need(path: Path, number: int, row: dict[str, Any], key: str, kind: type) ->
     return value
 
 
+def _one_of(path: Path, number: int, row: dict[str, Any], key: str, choices: Any) -> Any:
+    value = row.get(key)
+    if value not in choices:
+        raise DataError(f"{path}:{number}: {key} must be one of {', '.join(choices)}")
+    return value
+
+
 def validate_paraphrase(path: Path, ids: dict[str, str]) -> list[dict[str, Any]]:
     out = []
     for number, row in read_jsonl(path):
@@ -128,8 +135,7 @@ def validate_paraphrase(path: Path, ids: dict[str, str]) -> list[dict[str, Any]]
         if critical:
             if not entries:
                 raise DataError(f"{path}:{number}: a critical row needs at least one entry")
-            if row.get("style") not in STYLES:
-                raise DataError(f"{path}:{number}: style must be one of {', '.join(STYLES)}")
+            _one_of(path, number, row, "style", STYLES)
             if row.get("type") != ids[entries[0]]:
                 raise DataError(
                     f"{path}:{number}: type '{row.get('type')}' is not the type "
@@ -147,8 +153,7 @@ def validate_chat(path: Path) -> list[dict[str, Any]]:
         _need(path, number, row, "text", str)
         if row.get("critical") is not False:
             raise DataError(f"{path}:{number}: ordinary chat must have critical false")
-        if row.get("style") not in CHAT_STYLES:
-            raise DataError(f"{path}:{number}: style must be one of {', '.join(CHAT_STYLES)}")
+        _one_of(path, number, row, "style", CHAT_STYLES)
         out.append(row)
     return out
 
@@ -171,8 +176,7 @@ def validate_logic(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
         if gid in seen:
             raise DataError(f"{path}:{number}: duplicate id '{gid}'")
         seen.add(gid)
-        if row.get("kind") not in KINDS:
-            raise DataError(f"{path}:{number}: kind must be one of {', '.join(KINDS)}")
+        _one_of(path, number, row, "kind", KINDS)
         statement = _need(path, number, row, "statement", str)
         if "{user}" not in _need(path, number, row, "memory", str):
             raise DataError(f"{path}:{number}: the memory needs a {{user}} placeholder")
@@ -278,9 +282,7 @@ def validate_scope(path: Path) -> list[dict[str, Any]]:
     for number, row in read_jsonl(path):
         _need(path, number, row, "text", str)
         _need(path, number, row, "subject", str)
-        kind = row.get("kind")
-        if kind not in SCOPE_KINDS:
-            raise DataError(f"{path}:{number}: kind must be one of {', '.join(SCOPE_KINDS)}")
+        kind = _one_of(path, number, row, "kind", SCOPE_KINDS)
         if row.get("holds") is not SCOPE_KINDS[kind]:
             raise DataError(f"{path}:{number}: 'holds' must be {SCOPE_KINDS[kind]} for {kind}")
         rows.append(row)
@@ -295,8 +297,7 @@ def validate_views(path: Path) -> list[dict[str, Any]]:
     rows = []
     for number, row in read_jsonl(path):
         _need(path, number, row, "text", str)
-        if row.get("kind") not in VIEW_KINDS:
-            raise DataError(f"{path}:{number}: kind must be one of {', '.join(VIEW_KINDS)}")
+        _one_of(path, number, row, "kind", VIEW_KINDS)
         rows.append(row)
     return rows
 
