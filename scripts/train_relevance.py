@@ -8,12 +8,7 @@ entries (by entry), and once on all; the ranking of each held-out fifth's situat
 plain and by learned similarity is reported. The relevance model's requests are scored
 with the fit that did not see their entry. Then 5-fold cross-validation grouped by entry
 (a request is never scored by a model that saw its entry), then a fit on everything.
-The link is fit on facts said as sentences, with the authored sentences linked to an
-entry and the authored everyday talk (``link.fit_link``); the five-feature model's
-memories are sentences too. The model without the link (values, goals and reasons;
-other embedders) is fit on the same requests with each memory said as the resource's
-fragment, as before the link: it is the four-feature model of 0a61fde, weight for weight.
-Deterministic for a seed on one machine (10-12 minutes on two cores). Run:
+Deterministic for a seed on one machine (8-10 minutes on two cores). Run:
 
     HF_HUB_OFFLINE=1 .venv/bin/python scripts/train_relevance.py [--check]
 
