@@ -4,8 +4,6 @@ import json
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date, datetime, timedelta
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
@@ -24,8 +22,7 @@ from logicmem.routes.visible.expand import dated_days, expansions, place_words_i
 from logicmem.routes.visible.hook import VisibilityIndexer, about_user
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import key_score
-from logicmem.routes.visible.link import load_link
-from logicmem.routes.visible.relevance import FEATURES, load_model
+from logicmem.routes.visible.relevance import load_model
 from logicmem.routes.visible.repo import Criticality, VisibleRepository
 from logicmem.routes.visible.route import (
     VisibleRoute,
@@ -578,9 +575,7 @@ def test_a_key_many_entries_share_is_weaker_evidence_than_a_specific_one() -> No
 
     def p(sim: float, specificity: float, memory_sim: float = 0.1) -> float:
         score = float(key_score(sim, specificity, model.discount))
-        # plain similarity for both of the memory's own features (no learned link)
-        x = np.array([[score, sim, 0.0, memory_sim, memory_sim]])
-        return float(model.probability(x)[0])
+        return float(model.probability(np.array([[score, sim, 0.0, memory_sim]]))[0])
 
     assert p(0.6, 0.72) > p(0.66, 0.3)
     # calibrated: a close specific key is likely to matter, a loose one is not
@@ -811,51 +806,11 @@ def test_keys_borrowed_from_the_closest_entry_count_for_their_precision(
     repo.add_keys("maya", [replace(k, kind="nearest") for k in keys], vectors)
     st = state(mem.env, scope)
     assert st.borrowed.tolist() == [True]
-    model = load_model().plain  # the route's model under hashed words (not MiniLM's space)
-    assert model is not None and not st.linked
-    x, _ = route._features(mem.env, query, st, model)
-    alone = float(model.probability(without_keys(x))[0])
+    x, _ = route._features(mem.env, query, st, load_model())
+    alone = float(load_model().probability(without_keys(x))[0])
     [borrowed] = route.propose(mem.env, query, scope, 10, None).probabilities
     assert borrowed == pytest.approx(NEAREST_PRECISION * linked + (1 - NEAREST_PRECISION) * alone)
     assert borrowed < linked
-
-
-def test_the_learned_link_is_plain_similarity_in_another_embedding_space(
-    store_url: str,
-) -> None:
-    # Hashed words are not MiniLM's space: the memory's link is its plain similarity, and
-    # the route reads it with the model fit without the link, which gives it no weight.
-    mem, route, scope, query = _peanut_allergy(store_url)
-    st = state(mem.env, scope)
-    assert not st.linked
-    x, _ = route._features(mem.env, query, st, load_model())
-    sim, link = FEATURES.index("memory_sim"), FEATURES.index("memory_link")
-    assert np.allclose(x[:, link], x[:, sim])
-    plain = load_model().plain
-    assert plain is not None and plain.weights[link] == 0.0 and plain.weights[sim] > 0
-
-
-def test_the_learned_link_is_read_in_the_space_it_was_fit_in(
-    tmp_path: Path, minilm_embedder: Any
-) -> None:
-    route, scope, query = VisibleRoute(), Scope("maya"), "Should I order satay tonight?"
-    sim, link = FEATURES.index("memory_sim"), FEATURES.index("memory_link")
-    real = Memory(
-        tmp_path / "minilm.db",
-        embedder=minilm_embedder,
-        config={"llm": {"provider": "none"}, "extract": {"mode": "rules"}},
-    )
-    try:
-        _add(real, "I'm allergic to peanuts.", *ORDINARY)
-        st = state(real.env, scope)
-        assert len(st.rows) >= 1 and st.linked
-        x, _ = route._features(real.env, query, st, load_model())
-        q = minilm_embedder.embed([query])[0]
-        assert np.allclose(x[:, sim], st.vectors @ q, atol=1e-4)
-        assert np.allclose(x[:, link], load_link().scores(st.vectors, q), atol=1e-4)
-        assert not np.allclose(x[:, link], x[:, sim])
-    finally:
-        real.close()
 
 
 def test_a_balanced_probability_moves_to_the_stated_prior() -> None:

@@ -1,17 +1,13 @@
 """How likely a standing constraint is to matter for a request: a small learned model.
 
 A constraint enters the visible slice only when the request engages it. Whether it does
-is judged from five numbers per (request, memory), the first three computed by
-``KeyIndex.match``:
+is judged from four numbers per (request, memory), computed by ``KeyIndex.match``:
 
 - ``key_score``: the best similarity of the request to one of the memory's anticipation
   keys, discounted as far as that key is shared by many knowledge entries;
 - ``key_sim``: the best raw similarity to a key;
 - ``lexical``: how specific a key the request names or implies is (0: none);
-- ``memory_sim``: the similarity of the request to the memory itself;
-- ``memory_link``: the same through the similarity learned from the knowledge resource's
-  fact-situation links (``link``), for links by theme that plain similarity misses
-  (being on call as a volunteer firefighter, and how far away to plan a hike).
+- ``memory_sim``: the similarity of the request to the memory itself.
 
 A logistic regression over them turns these into a probability. It is trained, by
 ``scripts/train_relevance.py``, on the knowledge resource's own fact–situation pairs
@@ -43,11 +39,10 @@ import numpy as np
 
 from logicmem.routes.visible.kb import KnowledgeBase
 from logicmem.routes.visible.keyindex import KeyIndex, KeyMatch
-from logicmem.routes.visible.link import LinkModel
 from logicmem.routes.visible.repo import MemoryKey
-from logicmem.routes.visible.text import fact_sentence, tokens
+from logicmem.routes.visible.text import tokens
 
-FEATURES = ("key_score", "key_sim", "lexical", "memory_sim", "memory_link")
+FEATURES = ("key_score", "key_sim", "lexical", "memory_sim")
 
 # Requests built around one situation, written for this model (general phrasings of
 # asking for help; no benchmark text).
@@ -88,11 +83,9 @@ def request_windows(query: str, max_windows: int = MAX_WINDOWS) -> list[str]:
     return clauses[:max_windows]
 
 
-def features(match: KeyMatch, memory_sim: np.ndarray, memory_link: np.ndarray) -> np.ndarray:
+def features(match: KeyMatch, memory_sim: np.ndarray) -> np.ndarray:
     """The model's input, one row per memory, in the order of ``FEATURES``."""
-    x = np.column_stack(
-        [match.key_score, match.key_sim, match.lexical_weight, memory_sim, memory_link]
-    )
+    x = np.column_stack([match.key_score, match.key_sim, match.lexical_weight, memory_sim])
     return x.astype(np.float32)
 
 
@@ -106,9 +99,6 @@ class RelevanceModel:
     """What a key the request implies (a place abroad implies international travel)
     counts for against one it names."""
     meta: dict[str, Any] = field(default_factory=dict)
-    plain: RelevanceModel | None = None
-    """The model fit with the plain similarity in place of ``memory_link`` (its weight is
-    0), for an embedder the learned link was not fit for (``link.LinkModel.serves``)."""
 
     def probability(self, x: np.ndarray) -> np.ndarray:
         z = np.clip(x @ self.weights + self.bias, -30.0, 30.0)
@@ -116,16 +106,14 @@ class RelevanceModel:
         return result
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+        return {
             "features": list(FEATURES),
             "weights": [round(float(w), 6) for w in self.weights],
             "bias": round(self.bias, 6),
+            "discount": self.discount,
+            "implied_weight": self.implied_weight,
+            "meta": self.meta,
         }
-        if self.plain is not None:
-            out["plain_weights"] = [round(float(w), 6) for w in self.plain.weights]
-            out["plain_bias"] = round(self.plain.bias, 6)
-        out.update(discount=self.discount, implied_weight=self.implied_weight, meta=self.meta)
-        return out
 
 
 @lru_cache(maxsize=1)
@@ -134,20 +122,12 @@ def load_model() -> RelevanceModel:
     raw = json.loads(resources.files("logicmem.data").joinpath("relevance.json").read_text())
     if tuple(raw["features"]) != FEATURES:
         raise ValueError(f"relevance.json has features {raw['features']}, expected {FEATURES}")
-    discount, implied = float(raw["discount"]), float(raw["implied_weight"])
-    plain = RelevanceModel(
-        np.array(raw["plain_weights"], dtype=np.float32),
-        float(raw["plain_bias"]),
-        discount,
-        implied,
-    )
     return RelevanceModel(
         np.array(raw["weights"], dtype=np.float32),
         float(raw["bias"]),
-        discount,
-        implied,
+        float(raw["discount"]),
+        float(raw["implied_weight"]),
         dict(raw.get("meta", {})),
-        plain,
     )
 
 
@@ -163,7 +143,6 @@ def training_set(
     kb: KnowledgeBase,
     embed: Callable[[list[str]], np.ndarray],
     situation_vectors: Callable[[list[str]], np.ndarray],
-    link: Callable[[str], LinkModel],
     *,
     per_entry: int = 3,
     negatives: int = 20,
@@ -171,18 +150,14 @@ def training_set(
     seed: int = 0,
     discount: float = 0.3,
     implied_weight: float = 0.8,
-    sentences: bool = True,
 ) -> TrainingSet:
     """Feature rows for (request, entry) pairs built from the knowledge resource alone.
 
     ``embed`` embeds requests and memories; ``situation_vectors`` an entry's situations
-    (the vectors the write path stores as keys); ``link`` gives, for the entry a request is
-    written from, the learned similarity to score it with: one fit without that entry's
-    pairs (another entry that lists the same situation, at most ``max_sharing``, may have
-    been in the fit). ``per_entry`` requests are written from each entry's situations;
-    each is paired with every entry that lists the situation (positives) and
-    ``negatives`` entries that do not; only situations at most ``max_sharing`` entries
-    list are written into requests."""
+    (the vectors the write path stores as keys). ``per_entry`` requests are written from
+    each entry's situations; each is paired with every entry that lists the situation
+    (positives) and ``negatives`` entries that do not; only situations at most
+    ``max_sharing`` entries list are written into requests."""
     rng = random.Random(seed)
     entries = list(kb.entries.values())
     by_situation: dict[str, list[str]] = {}
@@ -200,13 +175,7 @@ def training_set(
     windows = [request_windows(t) for t in texts]
     flat = [*texts, *(w for ws in windows for w in ws)]
     vectors = embed(flat)
-    # The memory is said as memories are stored, a sentence (``sentences``), or as the
-    # resource's fragment (the model without the link was fit so, and values, goals and
-    # reasons are still scored by it: ``route.view_relevance``).
-    memory_text = {
-        e.id: fact_sentence(e.fact_patterns[0], e.type) if sentences else e.fact_patterns[0]
-        for e in entries
-    }
+    memory_text = {e.id: e.fact_patterns[0] for e in entries}
     memory_vec = dict(zip(memory_text, embed(list(memory_text.values())), strict=True))
     key_vecs = {e.id: situation_vectors(list(e.situations)) for e in entries}
     rows: list[np.ndarray] = []
@@ -238,10 +207,8 @@ def training_set(
         )
         # An entry whose only key was held out is not in the index: it matches nothing.
         at = np.array([int(m) for m in index.memory_ids])
-        memories = np.vstack([memory_vec[e] for e, _ in chosen])
-        memory_sim = memories @ vectors[i]
-        memory_link = link(source).scores(memories, vectors[i])
-        x = features(match.aligned(at, len(chosen)), memory_sim, memory_link)
+        memory_sim = np.array([float(memory_vec[e] @ vectors[i]) for e, _ in chosen])
+        x = features(match.aligned(at, len(chosen)), memory_sim)
         rows.append(x)
         labels.extend(label for _, label in chosen)
         groups.extend([entry_index[source]] * len(chosen))

@@ -3,9 +3,7 @@
 Every critical memory is scored against the request by ``KeyIndex.match`` (its
 anticipation keys named in the request's words or implied by them — a city abroad
 implies international travel —, the closest key in embedding space, discounted when many
-knowledge entries share it) and by its own similarity to the request, plainly and
-through the similarity learned from the resource (``link``; values, goals and reasons are
-read without it, ``view_relevance``); the learned
+knowledge entries share it) and by its own similarity to the request; the learned
 relevance model (``relevance``) turns these into the probability that the constraint
 matters here, times the probability that the memory is a standing constraint at all (the
 criticality classifier's, fit on balanced classes, moved to
@@ -46,11 +44,10 @@ from logicmem.context import assembled_hits
 from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector
 from logicmem.routes.semantic import SemanticRoute, allowed_ids
 from logicmem.routes.visible.bridge import bridges, hypotheses
-from logicmem.routes.visible.criticality import NEAREST_PRECISION, VIEWS
+from logicmem.routes.visible.criticality import NEAREST_PRECISION
 from logicmem.routes.visible.expand import dated_days, expansions, place_words_in
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import KeyIndex, KeyMatch
-from logicmem.routes.visible.link import LinkModel, load_link, plain
 from logicmem.routes.visible.relevance import (
     FEATURES,
     RelevanceModel,
@@ -133,22 +130,8 @@ def request_date(env: RouteEnv) -> date:
 def without_keys(x: np.ndarray) -> np.ndarray:
     """The relevance features as if the memory had no keys: only its own similarity."""
     out = np.zeros_like(x)
-    for own in ("memory_sim", "memory_link"):
-        out[:, FEATURES.index(own)] = x[:, FEATURES.index(own)]
+    out[:, FEATURES.index("memory_sim")] = x[:, FEATURES.index("memory_sim")]
     return out
-
-
-def view_relevance(model: RelevanceModel, x: np.ndarray, views: np.ndarray) -> np.ndarray:
-    """The model's probability for each row, a value, goal or reason (``views``) read by the
-    model fit without the learned link (``RelevanceModel.plain``). The link is learned from
-    how facts bear on situations; a view is broad ("values privacy", "saving for a house")
-    and bears on a request by theme, which its keys carry. Through the link, the broad views
-    of ``tests/data/test_personal_logic.py`` were lifted towards unrelated requests over
-    the floor (docs/benchmarks.md)."""
-    p = model.probability(x)
-    if model.plain is not None and views.any():
-        p[views] = model.plain.probability(x[views])
-    return p
 
 
 def window_vectors(env: RouteEnv, query: str) -> np.ndarray:
@@ -181,13 +164,10 @@ class _State:
         self.criticality = np.array([min(1.0, r.score) for r in rows], dtype=np.float32)
         # Which scores are the classifier's probability (fit on balanced classes).
         self.classified = np.array([r.source == "classifier" for r in rows], dtype=bool)
-        # Values, goals and reasons: scored without the learned link (``view_relevance``).
-        self.views = np.array([r.ctype in VIEWS for r in rows], dtype=bool)
         self.order = np.array([position[r.memory_id] for r in rows], dtype=np.int64)
         dims = matrix.shape[1] if matrix.ndim == 2 and len(ids) else 0
         self.vectors = matrix[self.order] if rows else np.zeros((0, dims), dtype=np.float32)
         self._store = env.store
-        self._embedder = env.embedder.name
         self.index = KeyIndex(keys, kmat, load_kb())
         self.key_rows = np.array(
             [self.at.get(m, -1) for m in self.index.memory_ids], dtype=np.int64
@@ -200,18 +180,6 @@ class _State:
             every = np.logical_and.reduceat(nearest, self.index.starts)
             indexed = self.key_rows >= 0
             self.borrowed[self.key_rows[indexed]] = every[indexed]
-
-    @property
-    def linked(self) -> bool:
-        """Whether the learned similarity (``link``) was fit in this embedding space."""
-        return load_link().serves(self._embedder, self.vectors.shape[1])
-
-    @cached_property
-    def link(self) -> tuple[LinkModel, np.ndarray]:
-        """The learned similarity with the memories' half of it; the plain similarity
-        under an embedder it was not fit for."""
-        model = load_link() if self.linked else plain(self.vectors.shape[1])
-        return model, model.memory_side(self.vectors)
 
     @cached_property
     def members(self) -> np.ndarray:
@@ -368,10 +336,8 @@ class VisibleRoute(Route):
         allowed = allowed_ids(env, scope, filters)
         if st.rows:
             model = load_model()
-            if not st.linked and model.plain is not None:
-                model = model.plain  # another embedder: the model fit without the link
             x, match = self._features(env, query, st, model)
-            relevance = view_relevance(model, x, st.views)
+            relevance = model.probability(x)
             specific = match.lexical_specificity >= cfg.named_min_specificity
             # A recall question about a named person is the semantic route's job: a
             # constraint merely similar to it, or sharing an everyday word with it ("Which
@@ -388,7 +354,7 @@ class VisibleRoute(Route):
                 # Borrowed keys are the memory's own with probability NEAREST_PRECISION;
                 # otherwise only its similarity to the request speaks for it.
                 b = st.borrowed
-                alone = view_relevance(model, without_keys(x[b]), st.views[b])
+                alone = model.probability(without_keys(x[b]))
                 relevance[b] = NEAREST_PRECISION * relevance[b] + (1 - NEAREST_PRECISION) * alone
             named = members_named(query) if cfg.member_weight > 0 and not recall else frozenset()
             asked = np.array([role in named for role in MEMBER_ROLES], dtype=bool)
@@ -462,10 +428,7 @@ class VisibleRoute(Route):
             implied_weight=model.implied_weight,
             dated={(day,): why for day, why in dated_days(query, request_date(env))},
         ).aligned(st.key_rows, len(st.rows))
-        q = query_vector(env, query)
-        link, side = st.link
-        sim = st.vectors @ q
-        return features(match, sim, sim + link.correction(side, q)), match
+        return features(match, st.vectors @ query_vector(env, query)), match
 
     @staticmethod
     def _describe(c: _Candidate, st: _State, match: KeyMatch, i: int) -> None:
