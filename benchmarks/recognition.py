@@ -217,7 +217,7 @@ def measure(
     logic: list[dict[str, Any]],
     held_out: list[dict[str, Any]],
     scope: list[dict[str, Any]],
-    views: dict[str, list[dict[str, Any]]] | None = None,
+    views: dict[str, list[dict[str, Any]]],
 ) -> dict[str, Any]:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -249,7 +249,7 @@ def measure(
             "scope": _scope(scope, scope_found),
             "views": {},
         }
-        for name, rows in (views or {}).items():
+        for name, rows in views.items():
             view_texts = [neutral(r["text"], r.get("subject")) for r in rows]
             view_found = assessor.assess(view_texts, embedder.embed(view_texts))
             result["views"][name] = _views(rows, view_found)
