@@ -16,6 +16,19 @@ Runs offline on the embedded defaults:
 members' standing facts ("{user}'s father uses a wheelchair"), two requests about that
 member each, one about another member (``other_member``, reported as ``other``) and one
 about no one.
+
+``--history FILE`` puts a real conversation history in place of the chat sentences: a
+``history.jsonl`` of the generic recall format (``python -m logicmem.bench.convert
+../shared/data/locomo10 --out DIR`` writes the ten LoCoMo conversations; with ``--single``,
+joined as one user's history), stored through the write path. Each conversation is a
+user of its own: its turns of role ``user``, or, where it gives no roles, its first
+speaker's. Every group is then said in every conversation by its user as a turn of its
+own (its ``statement``, through the same write path, under the name the user speaks under
+most), or, for sets without statements, added as its memory; every memory the turn
+yields counts, and a statement the write path drops is a miss.
+
+``--half A|B`` keeps every other group (A: the first, third, ...), to choose on one half
+and check the other.
 """
 
 from __future__ import annotations
@@ -24,6 +37,8 @@ import argparse
 import json
 import os
 import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from logicmem import Memory
@@ -37,38 +52,96 @@ def _rows(name: str) -> list[dict]:
     return [json.loads(line) for line in (HERE / name).read_text().splitlines() if line.strip()]
 
 
-def run(name: str = "personal_logic_eval.jsonl") -> dict[str, dict[str, dict[str, float]]]:
+@dataclass
+class _User:
+    """One user of the store: an id, the sessions of their history and the name they
+    speak under most."""
+
+    id: str
+    speaker: str = USER
+    sessions: dict[str, list[dict]] = field(default_factory=dict)
+
+
+def _users(path: Path) -> list[_User]:
+    """One user per conversation of a generic-format history. The user is every turn of
+    role ``user``; where a conversation gives no roles, its first speaker."""
+    convs: dict[str, list[dict]] = {}
+    for line in path.read_text().splitlines():
+        if line.strip():
+            t = json.loads(line)
+            convs.setdefault(str(t["conversation"]), []).append(t)
+    users = []
+    for conv, turns in convs.items():
+        first = turns[0]["speaker"]
+        user = _User(f"{USER}-{conv}" if len(convs) > 1 else USER)
+        names: Counter[str] = Counter()
+        for t in turns:
+            role = t.get("role") or ("user" if t["speaker"] == first else "other")
+            names[t["speaker"]] += role == "user"
+            user.sessions.setdefault(str(t["session"]), []).append(
+                {"speaker": t["speaker"], "role": role, "text": t["text"],
+                 "turn_id": str(t["turn"]), "time": t.get("time")}
+            )  # fmt: skip
+        user.speaker = names.most_common(1)[0][0]
+        users.append(user)
+    return users
+
+
+def run(
+    name: str = "personal_logic_eval.jsonl", history: Path | None = None, half: str = ""
+) -> dict[str, dict[str, dict[str, float]]]:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     groups = _rows(name)
+    if half:
+        groups = groups["AB".index(half) :: 2]
     seeded = any(g.get("seeded") for g in groups)
-    chat = [r["text"] for r in _rows("ordinary_chat.jsonl")]
     counts: dict[str, dict[str, list[int]]] = {}
     with (
         tempfile.TemporaryDirectory() as tmp,
         Memory(Path(tmp) / "p.db", config={"llm": {"provider": "none"}}) as mem,
     ):
-        mem.add([{"content": t, "turn_id": f"bg{i}"} for i, t in enumerate(chat)],
-                user_id=USER, session_id="background", infer=False)  # fmt: skip
-        for g in groups:
-            added = mem.add(
-                [{"content": g["memory"].replace("{user}", USER), "turn_id": f"pl-{g['id']}"}],
-                user_id=USER,
-                session_id=g["id"],
-                infer=False,
-            )
-            memory_id = added.added[0].id
-            for subset in ("all", "unseeded") if seeded and not g.get("seeded") else ("all",):
-                for method in ("hybrid", "context"):
-                    row = counts.setdefault(f"{subset}:{method}", {})
-                    for k in KS:
-                        for query, kind in _queries(g):
-                            ids = _ids(mem, method, query, k)
-                            row.setdefault(f"{kind}@{k}", []).append(int(memory_id in ids))
-            mem.delete(memory_id, user_id=USER)
+        if history is None:
+            users = [_User(USER)]
+            chat = [r["text"] for r in _rows("ordinary_chat.jsonl")]
+            mem.add([{"content": t, "turn_id": f"bg{i}"} for i, t in enumerate(chat)],
+                    user_id=USER, session_id="background", infer=False)  # fmt: skip
+        else:
+            users = _users(history)
+            for user in users:
+                for sid, turns in user.sessions.items():
+                    mem.add(turns, user_id=user.id, session_id=sid, timestamp=turns[0]["time"])
+        for user in users:
+            for g in groups:
+                memory_ids = _say(mem, g, user, said=history is not None)
+                for subset in ("all", "unseeded") if seeded and not g.get("seeded") else ("all",):
+                    for method in ("hybrid", "context"):
+                        row = counts.setdefault(f"{subset}:{method}", {})
+                        for k in KS:
+                            for query, kind in _queries(g):
+                                ids = _ids(mem, user.id, method, query, k)
+                                row.setdefault(f"{kind}@{k}", []).append(
+                                    int(bool(memory_ids & ids))
+                                )
+                for memory_id in memory_ids:
+                    mem.delete(memory_id, user_id=user.id)
     return {
         key: {metric: round(sum(v) / len(v), 3) for metric, v in row.items()}
         for key, row in counts.items()
     }
+
+
+def _say(mem: Memory, group: dict, user: _User, said: bool) -> set[str]:
+    """Add the group's fact for the user: its statement as the user's turn through the
+    write path (``said``, when the set has statements), else its memory as written."""
+    if said and "statement" in group:
+        turn = {"speaker": user.speaker, "role": "user", "text": group["statement"]}
+        added = mem.add([{**turn, "turn_id": f"pl-{group['id']}"}], user_id=user.id,
+                        session_id=group["id"])  # fmt: skip
+    else:
+        text = group["memory"].replace("{user}", user.speaker)
+        added = mem.add([{"content": text, "turn_id": f"pl-{group['id']}"}], user_id=user.id,
+                        session_id=group["id"], infer=False)  # fmt: skip
+    return {m.id for m in added.added}
 
 
 def _queries(group: dict) -> list[tuple[str, str]]:
@@ -81,10 +154,10 @@ def _queries(group: dict) -> list[tuple[str, str]]:
     return out
 
 
-def _ids(mem: Memory, method: str, query: str, k: int) -> set[str]:
+def _ids(mem: Memory, user_id: str, method: str, query: str, k: int) -> set[str]:
     if method == "context":
-        return {i.memory_id for i in mem.context(query, user_id=USER, k=k).items}
-    return {h.id for h in mem.search(query, user_id=USER, k=k, method=method).hits}
+        return {i.memory_id for i in mem.context(query, user_id=user_id, k=k).items}
+    return {h.id for h in mem.search(query, user_id=user_id, k=k, method=method).hits}
 
 
 def main() -> None:
@@ -92,8 +165,11 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--set", default="personal_logic_eval.jsonl",
                         help="a file of benchmarks/data of the same shape")  # fmt: skip
+    parser.add_argument("--history", type=Path,
+                        help="a history.jsonl (generic recall format)")  # fmt: skip
+    parser.add_argument("--half", choices=("A", "B"), default="")
     args = parser.parse_args()
-    result = run(args.set)
+    result = run(args.set, args.history, args.half)
     if args.json:
         print(json.dumps(result, indent=1))
         return
