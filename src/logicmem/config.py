@@ -133,6 +133,15 @@ class VisibilitySettings(_Section):
     """For a question about a named person rather than the speaker's own request, only a
     key the question names or implies, at least ``named_min_specificity`` specific (or a
     bridge hypothesis), engages a constraint."""
+    recall_own_past: bool = True
+    """A question about the past ("When did I start physio?", "What did the vet tell
+    us?") or about what is true of the speaker, asked with a question word ("What's my
+    sister's address?"; ``route.asks_for_record``), asks for the record as one about a
+    named person does, and is treated as ``recall_named_only`` treats that one (with
+    ``recall_weight`` and ``recall_decay``). On the ten LoCoMo conversations joined as
+    one user's history, their questions about the user said in the first person,
+    ``context()`` fell 4-8 points below the hybrid search it contains at k = 10 without
+    it, and equals it on the questions it reads so (docs/benchmarks.md)."""
     max_windows: int = Field(default=4, ge=0)
     """Clauses of a multi-clause request compared with the keys besides the whole request
     (each costs one more embedding per request)."""

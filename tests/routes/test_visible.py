@@ -28,6 +28,7 @@ from logicmem.routes.visible.route import (
     VisibleRoute,
     _Candidate,
     asks_about_someone,
+    asks_for_record,
     diverse,
     quota,
     request_date,
@@ -667,6 +668,66 @@ def test_recall_questions_about_a_named_person_are_told_apart(
     query: str, about_someone: bool
 ) -> None:
     assert asks_about_someone(query) is about_someone
+
+
+@pytest.mark.parametrize(
+    ("query", "for_record"),
+    [
+        ("When did I start physio?", True),
+        ("Which hotel did we like in Rome?", True),
+        ("What was the book I read on the train?", True),
+        ("How long have I lived in this flat?", True),
+        ("Were we at Lena's wedding in May?", True),
+        ("What's my sister's new address?", True),
+        ("Which gym am I a member of?", True),
+        ("What are our kids' shoe sizes?", True),
+        ("Did I renew the car insurance?", True),
+        ("What did the vet tell us about the stitches?", True),
+        ("Who told me about that plumber?", True),
+        ("Which plumber was recommended to us?", True),
+        ("what did i say about the boiler", False),  # no "I": not read as the speaker
+        # Advice, even about something past: a modal or a word of advice decides.
+        ("What should I cook tonight?", False),
+        ("Can I take ibuprofen with this?", False),
+        ("Any ideas for a gift I forgot to buy?", False),
+        ("Which laptop should I buy now that mine died?", False),
+        ("What's a good follow-up to the course I finished?", False),
+        ("How do I bleed a radiator?", False),  # "bleed" is no past tense
+        ("We moved in last week. What plants suit a north window?", False),  # told, not asked
+        ("Is my allergy to peanuts a problem here?", False),
+        ("Is my rash anything to worry about?", False),  # a judgement, asked yes or no
+        ("Am I too old for braces?", False),
+        ("How long do I roast a chicken?", False),
+        ("What do I wear?", False),
+        ("What goes well with my lasagna?", False),
+        ("What did Rosa paint last summer?", True),  # about someone: asks_about_someone too
+    ],
+)
+def test_questions_about_the_speakers_own_past_are_told_apart_from_advice(
+    query: str, for_record: bool
+) -> None:
+    assert asks_for_record(query) is for_record
+
+
+def test_a_question_about_ones_own_past_earns_a_slot_by_a_key_not_by_similarity(
+    store_url: str,
+) -> None:
+    # "When did I ...?" asks for evidence, as a question about a named person does: a
+    # constraint that merely resembles it takes no reserved slot, one whose key it names
+    # does. Before recall_own_past, the resemblance alone engaged it.
+    similar = "When did I first find out I'm allergic to peanuts since childhood?"
+    for own_past, shown in ((True, False), (False, True)):
+        mem = _memory(store_url, recall_weight=1.0, recall_own_past=own_past)
+        if not mem.get_all(user_id="maya"):
+            _add(mem, "I'm allergic to peanuts since childhood.", *ORDINARY)
+        items = mem.context(similar, user_id="maya", k=10).items
+        assert any(i.route == "visible" for i in items) is shown
+    [named] = [
+        i
+        for i in mem.context("Did we order satay at the party?", user_id="maya", k=10).items
+        if i.route == "visible"
+    ]
+    assert "the request mentions 'satay'" in named.reason
 
 
 def test_no_request_gets_constraints_it_does_not_engage(store_url: str) -> None:

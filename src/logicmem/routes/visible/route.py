@@ -15,8 +15,9 @@ A constraint enters the slice only when that probability reaches
 household member's constraint ("Sam's father uses a wheelchair") counts at least
 ``visibility.member_weight`` for a request about that member ("my parents' visit",
 ``text.members_named``), whatever keys it names. For a
-question about a named person rather than the speaker's own (``asks_about_someone``),
-only a key the question names or implies, or a hypothesis, earns a slot, and the model's
+question about a named person rather than the speaker's own (``asks_about_someone``), or
+about the speaker's own past (``asks_for_record``: "When did I start physio?"), only a
+key the question names or implies, or a hypothesis, earns a slot, and the model's
 probability counts for ``visibility.recall_weight`` of itself (it is trained on advice
 requests; calibrated on such questions). A constraint whose keys are borrowed from its
 closest knowledge entry (``criticality.NEAREST_LINKS``) counts them for
@@ -265,6 +266,72 @@ def asks_about_someone(query: str) -> bool:
     return any(_a_name(m.group(), places) for m in _NAME_INSIDE.finditer(text, 1))
 
 
+# A request for advice asks what to do, get or choose: a modal or a word of advice.
+_ADVICE = re.compile(
+    r"\b(?:should|shall|ought|can|could|would|must|needs?|wants?|recommend(?:s|ations?)?|"
+    r"suggest(?:s|ions?)?|ideas?|tips?|advice|advise|best|better|good|worth|safe|okay|ok|"
+    r"options?|alternatives?|any|how to|what if|is it|are there|plan|planning|help)\b",
+    re.IGNORECASE,
+)
+_QUESTION = re.compile(
+    r"^(?:what|when|where|who|whom|whose|which|why|how|did|didn't|have|haven't|has|had|"
+    r"was|were)\b",
+    re.IGNORECASE,
+)
+# The past: an auxiliary of the past before the speaker or someone named ("did I", "have
+# we", "was I", "did Omar", "did my son", "was the"), a verb in the past after the speaker
+# ("the book I read", "the hotel we liked"; not a verb that only ends so, "I bleed"), or
+# before them as its object ("Who told me", "the vet recommended to us").
+_PAST_VERB = (
+    r"(?:(?![a-z]*eed\b)[a-z]{2,}ed|went|saw|made|got|gotten|took|taken|did|done|said|told|"
+    r"bought|met|began|read|wrote|ate|gave|given|won|lost|found|left|came|became|felt|"
+    r"thought|knew|heard|ran|sent|brought|was|were|had|been|seen|spent|built|taught|sang|"
+    r"drew|swam|rode|flew|chose|kept|held|wore|caught|sold|paid|forgot|lent|showed)"
+)
+_OWN_PAST = re.compile(
+    r"\b(?i:did|didn't|have|haven't|had|hadn't)\s+(?:I|we)\b"
+    r"|\b(?i:did|didn't|was|wasn't|were|weren't|has|hasn't|had|hadn't)\s+(?!you\b|it\b|there\b)"
+    r"(?:I\b|we\b|[A-Z][a-z]+\b|(?:my|our|the|his|her|their)\s+\w+)"
+    rf"|\b(?:I|[Ww]e)\s+(?:(?:have|had|'ve|'d)\s+)?{_PAST_VERB}\b"
+    rf"|\b{_PAST_VERB}\s+(?:to\s+)?(?:me|us)\b"
+)
+# ... or what is true of them now, asked with a question word ("What's my sister's new
+# address?", "Which gym am I a member of?"); a yes/no question in the present asks for a
+# judgement ("Is my rash anything to worry about?", "Am I too old for braces?").
+_OWN_NOW = re.compile(
+    r"^(?i:what|which|who|whom|whose|where|when|how many|how old)\b.*(?:\b(?i:do|am|have)\s+"
+    r"I\b|\b(?i:do|are|have)\s+we\b|(?:\b(?i:is|are)|'s|'re)\s+(?:my|our)\b)"
+)
+# How to do something, or what to do: "How long do I roast a chicken?", "What do I wear?"
+_HOW_TO = re.compile(
+    r"\bhow\s+(?:(?:long|much|many|often|far|soon|hot|early|late)\s+)?(?:do|can|could|"
+    r"should|would|will|am|are|does)\s+(?:I|we|my|our)\b|\bwhat\s+(?:do|can)\s+(?:I|we)\s+do"
+    r"\s+(?:about|with|if|when|for|to)\b|^what\s+do\s+(?:I|we)\s+[a-z]+\W*$",
+    re.IGNORECASE,
+)
+
+
+def asks_for_record(query: str) -> bool:
+    """A question about the past ("When did I start physio?", "Which hotel did we like in
+    Rome?", "What was the book I read on the train?", "What did the vet tell us?", "How
+    long have I lived here?") or about what is true of the speaker, asked with a question
+    word ("What's my sister's new address?"), not a request for advice ("What should I
+    cook?", "Can I take ibuprofen with this?", "Any ideas for a gift I forgot to buy?",
+    "How long do I roast a chicken?", "Is my rash anything to worry about?"). Like a
+    question about a named person (``asks_about_someone``), it asks for evidence that the
+    semantic route finds, and a standing constraint earns a slot there only by a key it
+    names or implies."""
+    text = query.strip()
+    # The question's own sentence: what a request tells before it asks ("We moved in
+    # May. What plants suit a north window?") is context, not what is asked.
+    asked = re.split(r"(?<=[.!?])\s+", text)[-1]
+    if not (_QUESTION.match(asked) or asked.endswith("?")) or _ADVICE.search(text):
+        return False
+    if _OWN_PAST.search(asked):
+        return True
+    return _OWN_NOW.search(asked) is not None and _HOW_TO.search(asked) is None
+
+
 def _a_name(word: str, places: frozenset[str]) -> bool:
     """Whether a capitalised word can be a person's name: not a time, nor a word of a
     place the question names (``places``)."""
@@ -303,7 +370,9 @@ class VisibleRoute(Route):
         cfg = env.visibility
         if not cfg.enabled:
             return Proposal([], quota=0)
-        recall = cfg.recall_named_only and asks_about_someone(query)
+        recall = (cfg.recall_named_only and asks_about_someone(query)) or (
+            cfg.recall_own_past and asks_for_record(query)
+        )
         engaged = self._engaged(env, query, scope, filters, recall)
         # Ties (constraints engaged through the same key) go to the more recently stated.
         engaged.sort(key=lambda c: (-c.probability, -c.hypothesis_sim, -c.order))
