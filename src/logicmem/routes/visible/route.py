@@ -16,8 +16,9 @@ household member's constraint ("Sam's father uses a wheelchair") counts at least
 ``visibility.member_weight`` for a request about that member ("my parents' visit",
 ``text.members_named``), whatever keys it names. For a
 question about a named person rather than the speaker's own (``asks_about_someone``), or
-about the speaker's own past (``asks_for_record``: "When did I start physio?"), only a
-key the question names or implies, or a hypothesis, earns a slot, and the model's
+about the past or what is true of the speaker (``asks_for_record``: "When did I start
+physio?", "What's my sister's address?"), only a key the question names or implies, or a
+hypothesis, earns a slot, and the model's
 probability counts for ``visibility.recall_weight`` of itself (it is trained on advice
 requests; calibrated on such questions). A constraint whose keys are borrowed from its
 closest knowledge entry (``criticality.NEAREST_LINKS``) counts them for
@@ -288,7 +289,7 @@ _PAST_VERB = (
     r"thought|knew|heard|ran|sent|brought|was|were|had|been|seen|spent|built|taught|sang|"
     r"drew|swam|rode|flew|chose|kept|held|wore|caught|sold|paid|forgot|lent|showed)"
 )
-_OWN_PAST = re.compile(
+_PAST = re.compile(
     r"\b(?i:did|didn't|have|haven't|had|hadn't)\s+(?:I|we)\b"
     r"|\b(?i:did|didn't|was|wasn't|were|weren't|has|hasn't|had|hadn't)\s+(?!you\b|it\b|there\b)"
     r"(?:I\b|we\b|[A-Z][a-z]+\b|(?:my|our|the|his|her|their)\s+\w+)"
@@ -327,7 +328,7 @@ def asks_for_record(query: str) -> bool:
     asked = re.split(r"(?<=[.!?])\s+", text)[-1]
     if not (_QUESTION.match(asked) or asked.endswith("?")) or _ADVICE.search(text):
         return False
-    if _OWN_PAST.search(asked):
+    if _PAST.search(asked):
         return True
     return _OWN_NOW.search(asked) is not None and _HOW_TO.search(asked) is None
 
