@@ -684,6 +684,8 @@ def test_recall_questions_about_a_named_person_are_told_apart(
         ("Did I renew the car insurance?", True),
         ("What did the vet tell us about the stitches?", True),
         ("Who told me about that plumber?", True),
+        ("What advice did I give Sam about his landlord?", True),  # what they did
+        ("Which tips have we tried for the garden?", True),
         ("Which plumber was recommended to us?", True),
         ("what did i say about the boiler", False),  # no "I": not read as the speaker
         # Advice, even about something past: a modal or a word of advice decides.
@@ -700,6 +702,8 @@ def test_recall_questions_about_a_named_person_are_told_apart(
         ("How long do I roast a chicken?", False),
         ("What do I wear?", False),
         ("What goes well with my lasagna?", False),
+        ("Did I get good advice from the bank?", True),  # a question about what was done
+        ("What tips did I get? Which should I try first?", False),  # asked: should
         ("What did Rosa paint last summer?", True),  # about someone: asks_about_someone too
     ],
 )

@@ -267,12 +267,18 @@ def asks_about_someone(query: str) -> bool:
     return any(_a_name(m.group(), places) for m in _NAME_INSIDE.finditer(text, 1))
 
 
-# A request for advice asks what to do, get or choose: a modal or a word of advice.
+# A request for advice asks what to do, get or choose: a modal, or a word of advice unless
+# the speaker asks what they did ("What advice did I give Sam?", "When did we plan to
+# visit?").
+_MODAL = re.compile(r"\b(?:should|shall|ought|can|could|would|must|needs?|wants?)\b", re.I)
 _ADVICE = re.compile(
-    r"\b(?:should|shall|ought|can|could|would|must|needs?|wants?|recommend(?:s|ations?)?|"
-    r"suggest(?:s|ions?)?|ideas?|tips?|advice|advise|best|better|good|worth|safe|okay|ok|"
-    r"options?|alternatives?|any|how to|what if|is it|are there|plan|planning|help)\b",
+    r"\b(?:recommend(?:s|ations?)?|suggest(?:s|ions?)?|ideas?|tips?|advice|advise|best|better|"
+    r"good|worth|safe|okay|ok|options?|alternatives?|any|how to|what if|is it|are there|plan|"
+    r"planning|help)\b",
     re.IGNORECASE,
+)
+_OWN_DOING = re.compile(
+    r"\b(?i:did|didn't|have|haven't|had|hadn't|was|wasn't|were|weren't)\s+(?:I|we)\b"
 )
 _QUESTION = re.compile(
     r"^(?:what|when|where|who|whom|whose|which|why|how|did|didn't|have|haven't|has|had|"
@@ -326,7 +332,9 @@ def asks_for_record(query: str) -> bool:
     # The question's own sentence: what a request tells before it asks ("We moved in
     # May. What plants suit a north window?") is context, not what is asked.
     asked = re.split(r"(?<=[.!?])\s+", text)[-1]
-    if not (_QUESTION.match(asked) or asked.endswith("?")) or _ADVICE.search(text):
+    if not (_QUESTION.match(asked) or asked.endswith("?")) or _MODAL.search(text):
+        return False
+    if _ADVICE.search(text) and not _OWN_DOING.search(asked):
         return False
     if _PAST.search(asked):
         return True
