@@ -138,9 +138,11 @@ def _say(mem: Memory, group: dict, user: _User, said: bool) -> set[str]:
         added = mem.add([{**turn, "turn_id": f"pl-{group['id']}"}], user_id=user.id,
                         session_id=group["id"])  # fmt: skip
     else:
-        text = group["memory"].replace("{user}", user.speaker)
-        added = mem.add([{"content": text, "turn_id": f"pl-{group['id']}"}], user_id=user.id,
-                        session_id=group["id"], infer=False)  # fmt: skip
+        # Said under the user's name, as the memory names them: a memory naming someone
+        # the store does not know the user speaks as is another person's fact.
+        turn = {"speaker": user.speaker, "role": "user", "content": group["memory"].replace(
+            "{user}", user.speaker), "turn_id": f"pl-{group['id']}"}  # fmt: skip
+        added = mem.add([turn], user_id=user.id, session_id=group["id"], infer=False)
     return {m.id for m in added.added}
 
 
