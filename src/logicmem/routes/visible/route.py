@@ -285,10 +285,10 @@ _QUESTION = re.compile(
     r"was|were)\b",
     re.IGNORECASE,
 )
-# The past: an auxiliary of the past before the speaker or someone named ("did I", "have
-# we", "was I", "did Omar", "did my son", "was the"), a verb in the past after the speaker
-# ("the book I read", "the hotel we liked"; not a verb that only ends so, "I bleed"), or
-# before them as its object ("Who told me", "the vet recommended to us").
+# The past: an auxiliary of the past before the speaker (``_OWN_DOING``: "did I", "have
+# we", "was I") or someone named ("did Omar", "did my son", "was the"), a verb in the past
+# after the speaker ("the book I read", "the hotel we liked"; not a verb that only ends
+# so, "I bleed"), or before them as its object ("Who told me", "the vet recommended to us").
 _PAST_VERB = (
     r"(?:(?![a-z]*eed\b)[a-z]{2,}ed|went|saw|made|got|gotten|took|taken|did|done|said|told|"
     r"bought|met|began|read|wrote|ate|gave|given|won|lost|found|left|came|became|felt|"
@@ -296,9 +296,9 @@ _PAST_VERB = (
     r"drew|swam|rode|flew|chose|kept|held|wore|caught|sold|paid|forgot|lent|showed)"
 )
 _PAST = re.compile(
-    r"\b(?i:did|didn't|have|haven't|had|hadn't)\s+(?:I|we)\b"
-    r"|\b(?i:did|didn't|was|wasn't|were|weren't|has|hasn't|had|hadn't)\s+(?!you\b|it\b|there\b)"
-    r"(?:I\b|we\b|[A-Z][a-z]+\b|(?:my|our|the|his|her|their)\s+\w+)"
+    _OWN_DOING.pattern
+    + r"|\b(?i:did|didn't|was|wasn't|were|weren't|has|hasn't|had|hadn't)\s+(?!you\b|it\b|"
+    r"there\b)(?:I\b|we\b|[A-Z][a-z]+\b|(?:my|our|the|his|her|their)\s+\w+)"
     rf"|\b(?:I|[Ww]e)\s+(?:(?:have|had|'ve|'d)\s+)?{_PAST_VERB}\b"
     rf"|\b{_PAST_VERB}\s+(?:to\s+)?(?:me|us)\b"
 )
