@@ -52,6 +52,10 @@ class ExtractSettings(_Section):
     llm_attempts: int = 3
     dedup_threshold: float = 0.92
     min_words: int = 3
+    join_max_words: int = Field(default=60, ge=0)
+    """Longest thought, in words, the rules extractor keeps as one memory when a sentence
+    leans on the one before it ("We adopted a kitten. She chews on every plant."); a
+    sentence past it stands alone. 0: one memory per sentence."""
     max_message_chars: int = Field(default=32_000, ge=1)
     """Longest message ``add`` accepts, in characters (``LOGICMEM_EXTRACT_MAX_MESSAGE_CHARS``);
     a longer one is refused with a message, not truncated: split it or raise this."""

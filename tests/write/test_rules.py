@@ -40,9 +40,35 @@ def test_a_country_abbreviation_is_not_the_speaker() -> None:
         )
     ]
     assert texts == [
-        "Maya said: Tom moved to the US for a residency.",
-        "He visits Maya and family every summer.",
+        "Maya said: Tom moved to the US for a residency. He visits Maya and family every summer."
     ]
+
+
+def test_a_sentence_that_leans_on_the_one_before_stays_with_it() -> None:
+    # Cut apart, "She chews on every plant" would read as Maya's own habit.
+    texts = [
+        c.text
+        for c in RuleExtractor().extract(
+            [
+                _turn(
+                    "We adopted a kitten named Pico yesterday. She chews on every plant she "
+                    "can reach. Is that normal? It happens every night."
+                )
+            ]
+        )
+    ]
+    assert texts == [
+        "Maya and family adopted a kitten named Pico yesterday. She chews on every plant she "
+        "can reach. (yesterday = 07 May 2024)",
+        "Maya said: It happens every night.",  # the question between ended the thought
+    ]
+
+
+def test_a_thought_stops_growing_at_the_word_limit() -> None:
+    turn = _turn("My brother Leo moved to Oslo in March. He works nights at a hospital there.")
+    assert len(RuleExtractor(join_max_words=0).extract([turn])) == 2
+    (joined,) = RuleExtractor().extract([turn])
+    assert joined.text.endswith("He works nights at a hospital there.")
 
 
 def test_extractor_skips_the_assistant_and_keeps_provenance() -> None:

@@ -1,8 +1,11 @@
-"""The LLM-free extractor: one memory per informative sentence a person says.
+"""The LLM-free extractor: one memory per informative thought a person says.
 
 It keeps statements (questions and small talk are dropped), rewrites first person in
 the third person with the speaker's name, and pins relative dates ("yesterday") to the
-turn's date. Quality here does not depend on any language model.
+turn's date. A thought is a sentence, joined by the sentences after it that lean on it
+("We adopted a kitten. She chews on every plant she can reach."): cut apart, the second
+would say nothing of whom it is about, and a later reader would take it for the
+speaker's. Quality here does not depend on any language model.
 """
 
 from __future__ import annotations
@@ -140,6 +143,14 @@ _PHATIC = re.compile(
     r"cool|nice|sounds|that's|that is|good|glad|sorry|bye|see you|take care|omg|yay|aw+)\b",
     re.I,
 )
+# A sentence that leans on the one before it: its subject is a third-person pronoun, a
+# possessive ("Her vet says ...") or a demonstrative standing alone ("That was ...").
+_LEANS = re.compile(
+    r"^(?:(?:he|she|it|they|his|her|its|their)\b(?!-)"
+    r"|(?:this|that|these|those)(?:'s\b|\s+(?:is|was|are|were|has|had|have|will|would|"
+    r"can|could|does|did|means|meant|makes|made|helps|helped|keeps|kept|gives|gave)\b))",
+    re.I,
+)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _RELATIVE = [
     (r"\byesterday\b", lambda d: d - timedelta(days=1), "%d %B %Y"),
@@ -177,11 +188,30 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
 
 
+def leans_back(sentence: str) -> bool:
+    """Whether a sentence continues the one before it ("She chews on every plant.", "That
+    was the week before the move."), so that it means little cut from it."""
+    return _LEANS.match(sentence) is not None
+
+
 class RuleExtractor(Extractor):
     name = "rules"
 
-    def __init__(self, min_words: int = 3) -> None:
+    def __init__(self, min_words: int = 3, join_max_words: int = 60) -> None:
         self.min_words = min_words
+        self.join_max_words = join_max_words
+
+    def joins(self, sentence: str, thought: list[str]) -> bool:
+        """Whether ``sentence`` goes with the thought before it (kept sentences of the same
+        turn) rather than standing alone: it leans on it, says something of its own
+        (two content words, as a short first-person statement needs) and the thought
+        stays within ``join_max_words``."""
+        if not thought or sentence.endswith("?") or not leans_back(sentence):
+            return False
+        if _PHATIC.match(sentence) and len(content_words(sentence)) < 6:
+            return False
+        words = sum(len(s.split()) for s in thought) + len(sentence.split())
+        return len(content_words(sentence)) >= 2 and words <= self.join_max_words
 
     def keep(self, sentence: str) -> bool:
         if sentence.endswith("?"):
@@ -199,16 +229,19 @@ class RuleExtractor(Extractor):
             if turn.role == "assistant":
                 continue
             name = subject_of(turn)
+            thoughts: list[list[str]] = []
             for sentence in split_sentences(turn.text):
-                if not self.keep(sentence):
-                    continue
-                if is_first_person(sentence):
-                    text = to_third_person(sentence, name)
-                else:
-                    text = f"{name} said: {sentence}"
+                if thoughts and self.joins(sentence, thoughts[-1]):
+                    thoughts[-1].append(sentence)
+                elif self.keep(sentence):
+                    thoughts.append([sentence])
+                elif thoughts and thoughts[-1]:
+                    thoughts.append([])  # a dropped sentence ends the thought before it
+            for thought in filter(None, thoughts):
+                text = " ".join(self._said(s, name, i == 0) for i, s in enumerate(thought))
                 out.append(
                     Candidate(
-                        text=text + date_hint(sentence, turn.said_at),
+                        text=text + date_hint(" ".join(thought), turn.said_at),
                         subject=name,
                         source_turns=[turn.turn_id],
                         session_id=turn.session_id,
@@ -217,7 +250,14 @@ class RuleExtractor(Extractor):
                 )
         return out
 
+    @staticmethod
+    def _said(sentence: str, name: str, first: bool) -> str:
+        """A sentence in the third person; the thought's first says who said it."""
+        if is_first_person(sentence):
+            return to_third_person(sentence, name)
+        return f"{name} said: {sentence}" if first else sentence
+
 
 def from_settings(settings: ExtractSettings, llm: Callable[[], LLM | None]) -> RuleExtractor:
     """The ``rules`` extractor of ``EXTRACTORS`` (needs no model)."""
-    return RuleExtractor(min_words=settings.min_words)
+    return RuleExtractor(min_words=settings.min_words, join_max_words=settings.join_max_words)
