@@ -559,6 +559,10 @@ def test_quota(k: int, share: float, expected: int) -> None:
         ("Lena and her husband have three dogs.", False),
         ("Lena thinks cats are smarter than dogs.", False),
         ("Lena finally beat her brother at chess.", False),
+        # what the user said of someone else, as the rules extractor writes it
+        ("Omar said: She chews on every plant she can reach.", False),
+        ("Omar said: His landlord bans dogs.", False),
+        ("Omar said: The lease forbids pets.", True),
         # a place is not a person, and "the user" is the user
         ("The lease in Denver forbids pets.", True),
         ("The user moved to Denver last year.", True),
