@@ -709,6 +709,11 @@ def test_recall_questions_about_a_named_person_are_told_apart(
         ("Did I get good advice from the bank?", True),  # a question about what was done
         ("What tips did I get? Which should I try first?", False),  # asked: should
         ("What did Rosa paint last summer?", True),  # about someone: asks_about_someone too
+        # the speaker with someone named is still the speaker
+        ("What do Priya and I have in common?", True),
+        ("Which trails have both Omar and I hiked?", True),
+        ("Which shows have Omar and I both seen?", True),
+        ("What should Lena and I cook tonight?", False),
     ],
 )
 def test_questions_about_the_speakers_own_past_are_told_apart_from_advice(

@@ -277,8 +277,10 @@ _ADVICE = re.compile(
     r"planning|help)\b",
     re.IGNORECASE,
 )
+# The speaker with someone named ("Gina and I", "both Omar and I") is still the speaker.
+_AND_I = r"(?:(?:both\s+)?[A-Z][a-z]+\s+and\s+)"
 _OWN_DOING = re.compile(
-    r"\b(?i:did|didn't|have|haven't|had|hadn't|was|wasn't|were|weren't)\s+(?:I|we)\b"
+    rf"\b(?i:did|didn't|have|haven't|had|hadn't|was|wasn't|were|weren't)\s+{_AND_I}?(?:I|we)\b"
 )
 _QUESTION = re.compile(
     r"^(?:what|when|where|who|whom|whose|which|why|how|did|didn't|have|haven't|has|had|"
@@ -307,7 +309,7 @@ _PAST = re.compile(
 # judgement ("Is my rash anything to worry about?", "Am I too old for braces?").
 _OWN_NOW = re.compile(
     r"^(?i:what|which|who|whom|whose|where|when|how many|how old)\b.*(?:\b(?i:do|am|have)\s+"
-    r"I\b|\b(?i:do|are|have)\s+we\b|(?:\b(?i:is|are)|'s|'re)\s+(?:my|our)\b)"
+    rf"I\b|\b(?i:do|are|have)\s+(?:we|{_AND_I}I)\b|(?:\b(?i:is|are)|'s|'re)\s+(?:my|our)\b)"
 )
 # How to do something, or what to do: "How long do I roast a chicken?", "What do I wear?"
 _HOW_TO = re.compile(
