@@ -188,6 +188,11 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
 
 
+def small_talk(sentence: str) -> bool:
+    """Small talk ("That's awesome, congrats!"), which carries no memory unless it is long."""
+    return _PHATIC.match(sentence) is not None and len(content_words(sentence)) < 6
+
+
 def leans_back(sentence: str) -> bool:
     """Whether a sentence continues the one before it ("She chews on every plant.", "That
     was the week before the move."), so that it means little cut from it."""
@@ -208,7 +213,7 @@ class RuleExtractor(Extractor):
         stays within ``join_max_words``."""
         if not thought or sentence.endswith("?") or not leans_back(sentence):
             return False
-        if _PHATIC.match(sentence) and len(content_words(sentence)) < 6:
+        if small_talk(sentence):
             return False
         words = sum(len(s.split()) for s in thought) + len(sentence.split())
         return len(content_words(sentence)) >= 2 and words <= self.join_max_words
@@ -220,8 +225,7 @@ class RuleExtractor(Extractor):
         if is_first_person(sentence):
             # "I have a cat." is short and decisive; "I know!" is not.
             return len(words) >= 2
-        # Small talk ("That's awesome, congrats!") carries no memory unless it is long.
-        return len(words) >= self.min_words and not (_PHATIC.match(sentence) and len(words) < 6)
+        return len(words) >= self.min_words and not small_talk(sentence)
 
     def extract(self, turns: list[Turn]) -> list[Candidate]:
         out = []

@@ -240,13 +240,13 @@ def _someone_named_later(text: str) -> bool:
     )
 
 
-# The speaker as the subject near the start ("We adopted ...", "Ever since I ...",
-# "Please note I'm ...", "Lena and I ..."): a capitalised first word there is not another
-# person's fact.
 # What the speaker said of someone else: the rules extractor writes a sentence that is
 # not in the first person as "Omar said: ...", and one whose subject is "she" or "his
 # ..." is not about the speaker, who would have said "I" or "my".
 _SAID_OF_ANOTHER = re.compile(r"^[^:]{1,80} said: (?:he|she|they|him|them|his|her|their)\b", re.I)
+# The speaker as the subject near the start ("We adopted ...", "Ever since I ...",
+# "Please note I'm ...", "Lena and I ..."): a capitalised first word there is not another
+# person's fact.
 _SPEAKER_EARLY = re.compile(r"^(?:\S+\s+){0,4}?(?:I|I'm|I've|I'd|We|we|My|my|Our|our)\b")
 
 
