@@ -277,7 +277,7 @@ _ADVICE = re.compile(
     r"planning|help)\b",
     re.IGNORECASE,
 )
-# The speaker with someone named ("Gina and I", "both Omar and I") is still the speaker.
+# The speaker with someone named ("Priya and I", "both Omar and I") is still the speaker.
 _AND_I = r"(?:(?:both\s+)?[A-Z][a-z]+\s+and\s+)"
 _OWN_DOING = re.compile(
     rf"\b(?i:did|didn't|have|haven't|had|hadn't|was|wasn't|were|weren't)\s+{_AND_I}?(?:I|we)\b"
