@@ -152,6 +152,8 @@ _LEANS = re.compile(
     re.I,
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# A sentence that is not in the first person, kept as what the speaker said.
+_REPORTED = re.compile(r"^(?P<who>[^:]{1,40}?) said: (?P<what>.+)$")
 _RELATIVE = [
     (r"\byesterday\b", lambda d: d - timedelta(days=1), "%d %B %Y"),
     (r"\b(today|this morning|tonight)\b", lambda d: d, "%d %B %Y"),
@@ -186,6 +188,13 @@ def date_hint(sentence: str, said_at: str | None) -> str:
 
 def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+
+
+def reported(text: str) -> tuple[str, str] | None:
+    """(speaker, what they said) of a memory this extractor wrote as "Maya said: ..."
+    (a sentence not in the first person); None for any other text."""
+    found = _REPORTED.match(text)
+    return (found.group("who").strip(), found.group("what")) if found else None
 
 
 def small_talk(sentence: str) -> bool:

@@ -23,6 +23,7 @@ from logicmem.models.llm.base import LLM, ChatMessage, extract_json
 from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block
 from logicmem.routes.rulemem.repo import Quad
 from logicmem.types import MemoryEntry
+from logicmem.write.rules import reported
 
 
 def _set(words: str) -> frozenset[str]:
@@ -54,7 +55,6 @@ VERBS_3RD = _set(
 DETERMINERS = _set("a an the his her their its my our your this that these those")
 PRONOUNS = _set("she he they it")
 _HINT = re.compile(r"\s*\([^()]*=[^()]*\)\s*\.?\s*$")  # "(yesterday = 7 May 2023)" date hints
-_SAID = re.compile(r"^(?P<who>[^:]{1,40}?) said: (?P<what>.+)$")
 _SPLIT = re.compile(r";|,\s*(?:so|but|while|which)\s+|\s+because\s+|\.\s+")
 
 
@@ -157,9 +157,9 @@ def rule_quads(memory: MemoryEntry) -> list[Quad]:
     """Quadruples read from a memory's text without any model."""
     owner = str(memory.metadata.get("subject") or memory.user_id)
     text = _HINT.sub("", memory.text.strip())
-    said = _SAID.match(text)
+    said = reported(text)
     if said:
-        owner, text = said.group("who").strip(), said.group("what")
+        owner, text = said
     out: list[Quad] = []
     previous = ""
     for clause in _clauses(text):

@@ -30,6 +30,7 @@ from logicmem.routes.visible.text import (
 )
 from logicmem.store.base import Store
 from logicmem.types import MemoryEntry, Scope
+from logicmem.write.rules import reported
 
 MAX_KEYS = 400  # anticipation keys kept per memory
 
@@ -240,10 +241,9 @@ def _someone_named_later(text: str) -> bool:
     )
 
 
-# What the speaker said of someone else: the rules extractor writes a sentence that is
-# not in the first person as "Omar said: ...", and one whose subject is "she" or "his
-# ..." is not about the speaker, who would have said "I" or "my".
-_SAID_OF_ANOTHER = re.compile(r"^[^:]{1,80} said: (?:he|she|they|him|them|his|her|their)\b", re.I)
+# What the speaker said of someone else (``rules.reported``: "Omar said: ..."): one whose
+# subject is "she" or "his ..." is not about the speaker, who would have said "I" or "my".
+_ANOTHER = re.compile(r"(?:he|she|they|him|them|his|her|their)\b", re.I)
 # The speaker as the subject near the start ("We adopted ...", "Ever since I ...",
 # "Please note I'm ...", "Lena and I ..."): a capitalised first word there is not another
 # person's fact.
@@ -265,7 +265,8 @@ def about_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
     name the user when the id is an account id ("u-1842" speaking as "Omar")."""
     if subjectless(text):
         return True  # "Takes warfarin daily.": a memory layer's note about its user
-    if _SAID_OF_ANOTHER.match(text):
+    said = reported(text)
+    if said and _ANOTHER.match(said[1]):
         return False
     names = user_names(user_id, aliases)
     found = _NAMED_SUBJECT.match(text)
