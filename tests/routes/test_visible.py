@@ -562,6 +562,9 @@ def test_quota(k: int, share: float, expected: int) -> None:
         # what the user said of someone else, as the rules extractor writes it
         ("Omar said: She chews on every plant she can reach.", False),
         ("Omar said: His landlord bans dogs.", False),
+        ("Omar said: But she retired years ago.", False),  # a linking word first
+        ("Omar said: Yeah, they keep bees on the roof.", False),
+        ("Omar said: So, his knee is still bad.", False),
         ("Omar said: The lease forbids pets.", True),
         # a place is not a person, and "the user" is the user
         ("The lease in Denver forbids pets.", True),
@@ -707,6 +710,10 @@ def test_recall_questions_about_a_named_person_are_told_apart(
         ("What do I wear?", False),
         ("What goes well with my lasagna?", False),
         ("Did I get good advice from the bank?", True),  # a question about what was done
+        ("Which restaurant did Omar recommend to me?", True),  # what someone did
+        ("What did my dentist suggest for the sensitivity?", True),
+        ("Did the kids have any ideas for the weekend?", True),
+        ("Did you recommend a good plumber?", False),  # asks the assistant now
         ("What tips did I get? Which should I try first?", False),  # asked: should
         ("What did Rosa paint last summer?", True),  # about someone: asks_about_someone too
         # the speaker with someone named is still the speaker

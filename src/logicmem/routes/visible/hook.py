@@ -242,8 +242,13 @@ def _someone_named_later(text: str) -> bool:
 
 
 # What the speaker said of someone else (``rules.reported``: "Omar said: ..."): one whose
-# subject is "she" or "his ..." is not about the speaker, who would have said "I" or "my".
-_ANOTHER = re.compile(r"(?:he|she|they|him|them|his|her|their)\b", re.I)
+# subject is "she" or "his ..." is not about the speaker, who would have said "I" or "my",
+# after a word that only links it to what came before ("But she retired years ago").
+_ANOTHER = re.compile(
+    r"(?:(?:and|but|so|or|because|though|well|oh|yeah|yes|no)\b,?\s+)?"
+    r"(?:he|she|they|him|them|his|her|their)\b",
+    re.I,
+)
 # The speaker as the subject near the start ("We adopted ...", "Ever since I ...",
 # "Please note I'm ...", "Lena and I ..."): a capitalised first word there is not another
 # person's fact.

@@ -282,6 +282,11 @@ _AND_I = r"(?:(?:both\s+)?[A-Z][a-z]+\s+and\s+)"
 _OWN_DOING = re.compile(
     rf"\b(?i:did|didn't|have|haven't|had|hadn't|was|wasn't|were|weren't)\s+{_AND_I}?(?:I|we)\b"
 )
+# What someone named did ("What did Omar recommend?", "Which dish did my sister suggest?"):
+# a word of advice there is what was done, not what is asked for.
+_DID_SOMEONE = re.compile(
+    r"\b(?i:did|didn't)\s+(?!you\b|it\b|there\b)(?:[A-Z][a-z]+\b|(?i:my|our|the|his|her|their)\s+\w+)"
+)
 _QUESTION = re.compile(
     r"^(?:what|when|where|who|whom|whose|which|why|how|did|didn't|have|haven't|has|had|"
     r"was|were)\b",
@@ -323,20 +328,20 @@ _HOW_TO = re.compile(
 def asks_for_record(query: str) -> bool:
     """A question about the past ("When did I start physio?", "Which hotel did we like in
     Rome?", "What was the book I read on the train?", "What did the vet tell us?", "How
-    long have I lived here?") or about what is true of the speaker, asked with a question
-    word ("What's my sister's new address?"), not a request for advice ("What should I
-    cook?", "Can I take ibuprofen with this?", "Any ideas for a gift I forgot to buy?",
-    "How long do I roast a chicken?", "Is my rash anything to worry about?"). Like a
-    question about a named person (``asks_about_someone``), it asks for evidence that the
-    semantic route finds, and a standing constraint earns a slot there only by a key it
-    names or implies."""
+    long have I lived here?", "Which café did Omar recommend?") or about what is true of
+    the speaker, asked with a question word ("What's my sister's new address?"), not a
+    request for advice ("What should I cook?", "Can I take ibuprofen with this?", "Any
+    ideas for a gift I forgot to buy?", "How long do I roast a chicken?", "Is my rash
+    anything to worry about?"). Like a question about a named person
+    (``asks_about_someone``), it asks for evidence that the semantic route finds, and a
+    standing constraint earns a slot there only by a key it names or implies."""
     text = query.strip()
     # The question's own sentence: what a request tells before it asks ("We moved in
     # May. What plants suit a north window?") is context, not what is asked.
     asked = re.split(r"(?<=[.!?])\s+", text)[-1]
     if not (_QUESTION.match(asked) or asked.endswith("?")) or _MODAL.search(text):
         return False
-    if _ADVICE.search(text) and not _OWN_DOING.search(asked):
+    if _ADVICE.search(text) and not (_OWN_DOING.search(asked) or _DID_SOMEONE.search(asked)):
         return False
     if _PAST.search(asked):
         return True
