@@ -122,6 +122,15 @@ class VisibilitySettings(_Section):
     prototype's closeness and an LLM's verdict do not. 0.5 leaves it as fit; 0.25 and 0.1,
     tried on dev half A, traded values, goals and reasons (mostly recognised by the
     classifier) for pattern-stated constraints (docs/benchmarks.md)."""
+    store_pool: bool = False
+    """The relevance model is calibrated on requests that each weigh their relevant entries
+    against 20 others. True moves its odds by ``20 / (n - 1)`` in a store holding n > 21
+    critical memories (``relevance.pool_shift``), since one request engages few
+    constraints however many are stored. Tried on dev half A (docs/benchmarks.md): on the
+    ten LoCoMo conversations joined as one history it halved the constraints shown for
+    first-person questions and brought ``context()`` closer to hybrid, and it cost
+    IMLogic-style and conversation-level recall at k = 10, where distractors add
+    constraints; so it is off, for a deployment whose histories are long talk."""
     named_min_specificity: float = Field(default=0.5, ge=0.0, le=1.0)
     """A key the request names, or implies (a city abroad implies the country), engages its
     constraint on its own when at least this specific (1: one knowledge entry lists it;

@@ -22,7 +22,7 @@ from logicmem.routes.visible.expand import dated_days, expansions, place_words_i
 from logicmem.routes.visible.hook import VisibilityIndexer, about_user
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import key_score
-from logicmem.routes.visible.relevance import load_model
+from logicmem.routes.visible.relevance import load_model, pool_shift
 from logicmem.routes.visible.repo import Criticality, VisibleRepository
 from logicmem.routes.visible.route import (
     VisibleRoute,
@@ -903,6 +903,48 @@ def test_a_balanced_probability_moves_to_the_stated_prior() -> None:
     assert low[2] == pytest.approx(99 / 4 / (1 + 99 / 4), rel=1e-4)
     assert low[3] == pytest.approx(1.0, abs=1e-6)
     assert (shifted(p, 0.8)[:3] > p[:3]).all()
+
+
+def test_the_trained_pool_moves_only_toward_a_larger_store() -> None:
+    # The relevance model weighed each request's relevant entries against 20 others.
+    assert pool_shift(0, 20) == 0.0  # as trained
+    assert pool_shift(5, 20) == 0.0  # a small store does not make a constraint likelier
+    assert pool_shift(21, 20) == 0.0
+    assert pool_shift(201, 20) == pytest.approx(np.log(0.1))
+    assert pool_shift(201, 0) == 0.0  # a model without a stated pool
+    model = load_model()
+    x = np.array([[0.6, 0.6, 0.0, 0.4]], dtype=np.float32)
+    p, q = float(model.probability(x)[0]), float(model.probability(x, 201)[0])
+    assert q / (1 - q) == pytest.approx(p / (1 - p) / 10, rel=1e-4)
+
+
+def test_a_constraint_weighs_less_among_many_stored_constraints(store_url: str) -> None:
+    # With store_pool on, the same allergy, engaged by the same request, is less likely to
+    # matter when the store holds 41 critical memories than when it holds one (odds times
+    # 20 / 40); off (the default) it is read as trained.
+    mem, route, scope, query = _peanut_allergy(store_url)
+    mem.env.visibility = mem.env.visibility.model_copy(
+        update={"named_min_specificity": 1.0, "store_pool": True}
+    )
+    [alone] = route.propose(mem.env, query, scope, 10, None).probabilities
+    _add(mem, *(f"I walked to the park with a friend on day {i}." for i in range(40)))
+    repo = VisibleRepository.of(mem.store)
+    allergy = {r.memory_id for r in repo.critical_memories(scope)}
+    others = [e for e in mem.get_all(user_id="maya") if e.id not in allergy]
+    repo.set_criticality(
+        "maya", [Criticality(e.id, 1.0, "other", "test", "kb") for e in others[:40]]
+    )
+    assert len(state(mem.env, scope).rows) == 41
+
+    def allergy_probability() -> float:
+        shown = route.propose(mem.env, query, scope, 10, None)
+        [p] = [p for h, p in zip(shown.hits, shown.probabilities, strict=True) if h.id in allergy]
+        return p
+
+    among = allergy_probability()
+    assert among / (1 - among) == pytest.approx(alone / (1 - alone) / 2, rel=1e-3)
+    mem.env.visibility = mem.env.visibility.model_copy(update={"store_pool": False})
+    assert allergy_probability() == pytest.approx(alone)
 
 
 def test_only_the_classifiers_probability_moves_to_the_constraint_prior(

@@ -100,8 +100,11 @@ class RelevanceModel:
     counts for against one it names."""
     meta: dict[str, Any] = field(default_factory=dict)
 
-    def probability(self, x: np.ndarray) -> np.ndarray:
-        z = np.clip(x @ self.weights + self.bias, -30.0, 30.0)
+    def probability(self, x: np.ndarray, candidates: int = 0) -> np.ndarray:
+        """p(the constraint matters), for a store whose request weighs ``candidates``
+        constraints (``pool_shift``; 0: as trained)."""
+        bias = self.bias + pool_shift(candidates, int(self.meta.get("prior_negatives", 0)))
+        z = np.clip(x @ self.weights + bias, -30.0, 30.0)
         result: np.ndarray = 1.0 / (1.0 + np.exp(-z))
         return result
 
@@ -213,6 +216,18 @@ def training_set(
         labels.extend(label for _, label in chosen)
         groups.extend([entry_index[source]] * len(chosen))
     return TrainingSet(np.vstack(rows).astype(np.float32), np.array(labels), np.array(groups))
+
+
+def pool_shift(candidates: int, negatives: int) -> float:
+    """The bias correction from the training's pool (each request weighed its relevant
+    entries against ``negatives`` others) to a store's: with more candidate constraints
+    than that, each is less likely to be one that matters, as one request engages few
+    of them however many the store holds (odds times ``negatives / (candidates - 1)``).
+    A smaller store keeps the trained prior: a constraint is not made likelier for being
+    among few."""
+    if negatives <= 0 or candidates - 1 <= negatives:
+        return 0.0
+    return math.log(negatives / (candidates - 1))
 
 
 def prior_shift(negatives: int) -> float:

@@ -422,7 +422,8 @@ class VisibleRoute(Route):
         if st.rows:
             model = load_model()
             x, match = self._features(env, query, st, model)
-            relevance = model.probability(x)
+            pool = len(st.rows) if cfg.store_pool else 0
+            relevance = model.probability(x, pool)
             specific = match.lexical_specificity >= cfg.named_min_specificity
             # A recall question about a named person is the semantic route's job: a
             # constraint merely similar to it, or sharing an everyday word with it ("Which
@@ -439,7 +440,7 @@ class VisibleRoute(Route):
                 # Borrowed keys are the memory's own with probability NEAREST_PRECISION;
                 # otherwise only its similarity to the request speaks for it.
                 b = st.borrowed
-                alone = model.probability(without_keys(x[b]))
+                alone = model.probability(without_keys(x[b]), pool)
                 relevance[b] = NEAREST_PRECISION * relevance[b] + (1 - NEAREST_PRECISION) * alone
             named = members_named(query) if cfg.member_weight > 0 and not recall else frozenset()
             asked = np.array([role in named for role in MEMBER_ROLES], dtype=bool)
