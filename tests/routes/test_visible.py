@@ -714,6 +714,13 @@ def test_recall_questions_about_a_named_person_are_told_apart(
         ("What did my dentist suggest for the sensitivity?", True),
         ("Did the kids have any ideas for the weekend?", True),
         ("Did you recommend a good plumber?", False),  # asks the assistant now
+        # the question word as the subject of a past verb on what is the speaker's
+        ("What happened to my car after the storm?", True),
+        ("Which storm damaged our roof?", True),
+        ("What was on the menu at our wedding?", True),  # the past of "be" after the question word
+        ("Which is one of our favourite trails?", True),  # "one of our" is the speaker's
+        ("Which shoes are suited to my flat feet?", False),  # a state, not the past
+        ("What flowers are related to my birth month?", False),
         ("What tips did I get? Which should I try first?", False),  # asked: should
         ("What did Rosa paint last summer?", True),  # about someone: asks_about_someone too
         # the speaker with someone named is still the speaker

@@ -295,7 +295,10 @@ _QUESTION = re.compile(
 # The past: an auxiliary of the past before the speaker (``_OWN_DOING``: "did I", "have
 # we", "was I") or someone named ("did Omar", "did my son", "was the"), a verb in the past
 # after the speaker ("the book I read", "the hotel we liked"; not a verb that only ends
-# so, "I bleed"), or before them as its object ("Who told me", "the vet recommended to us").
+# so, "I bleed"), or before them as its object ("Who told me", "the vet recommended to
+# us"), or before what is theirs when the question word is its subject ("What happened to
+# my car?", "Which storm damaged our roof?"; not a state, "Which shoes are suited to my
+# feet?"); or the past of "be" right after the question word ("What was the hotel called?").
 _PAST_VERB = (
     r"(?:(?![a-z]*eed\b)[a-z]{2,}ed|went|saw|made|got|gotten|took|taken|did|done|said|told|"
     r"bought|met|began|read|wrote|ate|gave|given|won|lost|found|left|came|became|felt|"
@@ -308,13 +311,18 @@ _PAST = re.compile(
     r"there\b)(?:I\b|we\b|[A-Z][a-z]+\b|(?:my|our|the|his|her|their)\s+\w+)"
     rf"|\b(?:I|[Ww]e)\s+(?:(?:have|had|'ve|'d)\s+)?{_PAST_VERB}\b"
     rf"|\b{_PAST_VERB}\s+(?:to\s+)?(?:me|us)\b"
+    r"|^(?i:what|who|which)(?:\s+(?!(?i:is|are|am|be)\b)[\w'-]+){0,3}?\s+(?:(?:has|have|had)\s+)?"
+    rf"{_PAST_VERB}\s+(?:to\s+)?(?:my|our)\b"
+    r"|^(?i:what|which|who|whom|whose|where|when)\s+(?:was|were)\b"
 )
 # ... or what is true of them now, asked with a question word ("What's my sister's new
 # address?", "Which gym am I a member of?"); a yes/no question in the present asks for a
-# judgement ("Is my rash anything to worry about?", "Am I too old for braces?").
+# judgement ("Is my rash anything to worry about?", "Am I too old for braces?"). "One of
+# my ..." is the speaker's as much ("Which is one of our favourite trails?").
+_OF = r"(?:(?:one|some|any|all|each|either|neither|a\s+few|two|three)\s+of\s+)"
 _OWN_NOW = re.compile(
     r"^(?i:what|which|who|whom|whose|where|when|how many|how old)\b.*(?:\b(?i:do|am|have)\s+"
-    rf"I\b|\b(?i:do|are|have)\s+(?:we|{_AND_I}I)\b|(?:\b(?i:is|are)|'s|'re)\s+(?:my|our)\b)"
+    rf"I\b|\b(?i:do|are|have)\s+(?:we|{_AND_I}I)\b|(?:\b(?i:is|are)|'s|'re)\s+{_OF}?(?:my|our)\b)"
 )
 # How to do something, or what to do: "How long do I roast a chicken?", "What do I wear?"
 _HOW_TO = re.compile(
