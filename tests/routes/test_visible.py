@@ -720,6 +720,7 @@ def test_recall_questions_about_a_named_person_are_told_apart(
         ("What was on the menu at our wedding?", True),  # the past of "be" after the question word
         ("Which is one of our favourite trails?", True),  # "one of our" is the speaker's
         ("Which shoes are suited to my flat feet?", False),  # a state, not the past
+        ("What caused my rash?", False),  # a diagnosis, which a constraint can decide
         ("What flowers are related to my birth month?", False),
         ("What tips did I get? Which should I try first?", False),  # asked: should
         ("What did Rosa paint last summer?", True),  # about someone: asks_about_someone too

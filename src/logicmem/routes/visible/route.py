@@ -298,7 +298,9 @@ _QUESTION = re.compile(
 # so, "I bleed"), or before them as its object ("Who told me", "the vet recommended to
 # us"), or before what is theirs when the question word is its subject ("What happened to
 # my car?", "Which storm damaged our roof?"; not a state, "Which shoes are suited to my
-# feet?"); or the past of "be" right after the question word ("What was the hotel called?").
+# feet?", nor the cause of a trouble, "What caused my rash?", which asks for a diagnosis
+# that a standing constraint can give); or the past of "be" right after the question word
+# ("What was on the menu?").
 _PAST_VERB = (
     r"(?:(?![a-z]*eed\b)[a-z]{2,}ed|went|saw|made|got|gotten|took|taken|did|done|said|told|"
     r"bought|met|began|read|wrote|ate|gave|given|won|lost|found|left|came|became|felt|"
@@ -312,7 +314,7 @@ _PAST = re.compile(
     rf"|\b(?:I|[Ww]e)\s+(?:(?:have|had|'ve|'d)\s+)?{_PAST_VERB}\b"
     rf"|\b{_PAST_VERB}\s+(?:to\s+)?(?:me|us)\b"
     r"|^(?i:what|who|which)(?:\s+(?!(?i:is|are|am|be)\b)[\w'-]+){0,3}?\s+(?:(?:has|have|had)\s+)?"
-    rf"{_PAST_VERB}\s+(?:to\s+)?(?:my|our)\b"
+    rf"(?!(?i:caused|triggered)\b){_PAST_VERB}\s+(?:to\s+)?(?:my|our)\b"
     r"|^(?i:what|which|who|whom|whose|where|when)\s+(?:was|were)\b"
 )
 # ... or what is true of them now, asked with a question word ("What's my sister's new
