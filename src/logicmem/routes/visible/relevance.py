@@ -18,7 +18,9 @@ entry's keys (the request names it), half hold it out (the request must be match
 through the entry's other situations, as a new request would). Classes are weighed
 equally to fit, then the bias is shifted to the stated prior (``prior_negatives``
 irrelevant constraints for each relevant one), so a probability means the same for
-every user and every size of history: p = 0.5 is "as likely to matter as not".
+every user: p = 0.5 is "as likely to matter as not" among that many. A store holding far
+more critical memories can move it to its own number (``pool_shift``, on with
+``visibility.store_pool``; off by default, as it cost dev recall: docs/benchmarks.md).
 
 The fitted numbers ship as ``data/relevance.json``; the script reproduces them.
 """
