@@ -297,7 +297,7 @@ _QUESTION = re.compile(
 # after the speaker ("the book I read", "the hotel we liked"; not a verb that only ends
 # so, "I bleed"), or before them as its object ("Who told me", "the vet recommended to
 # us"), or before what is theirs when the question word is its subject ("What happened to
-# my car?", "Which storm damaged our roof?"; not a state, "Which shoes are suited to my
+# our flight?", "Which storm damaged our roof?"; not a state, "Which shoes are suited to my
 # feet?", nor the cause of a trouble, "What caused my rash?", which asks for a diagnosis
 # that a standing constraint can give); or the past of "be" right after the question word
 # ("What was on the menu?").
@@ -338,7 +338,7 @@ _HOW_TO = re.compile(
 def asks_for_record(query: str) -> bool:
     """A question about the past ("When did I start physio?", "Which hotel did we like in
     Rome?", "What was the book I read on the train?", "What did the vet tell us?", "How
-    long have I lived here?", "Which café did Omar recommend?") or about what is true of
+    long have I lived here?", "What did Omar suggest for the tap?") or about what is true of
     the speaker, asked with a question word ("What's my sister's new address?"), not a
     request for advice ("What should I cook?", "Can I take ibuprofen with this?", "Any
     ideas for a gift I forgot to buy?", "How long do I roast a chicken?", "Is my rash
