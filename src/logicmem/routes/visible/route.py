@@ -284,9 +284,8 @@ _OWN_DOING = re.compile(
 )
 # What someone named did ("What did Omar recommend?", "Which dish did my sister suggest?"):
 # a word of advice there is what was done, not what is asked for.
-_DID_SOMEONE = re.compile(
-    r"\b(?i:did|didn't)\s+(?!you\b|it\b|there\b)(?:[A-Z][a-z]+\b|(?i:my|our|the|his|her|their)\s+\w+)"
-)
+_SOMEONE = r"(?:[A-Z][a-z]+\b|(?:my|our|the|his|her|their)\s+\w+)"  # "Omar", "my sister"
+_DID_SOMEONE = re.compile(rf"\b(?i:did|didn't)\s+(?!you\b|it\b|there\b){_SOMEONE}")
 _QUESTION = re.compile(
     r"^(?:what|when|where|who|whom|whose|which|why|how|did|didn't|have|haven't|has|had|"
     r"was|were)\b",
@@ -310,7 +309,7 @@ _PAST_VERB = (
 _PAST = re.compile(
     _OWN_DOING.pattern
     + r"|\b(?i:did|didn't|was|wasn't|were|weren't|has|hasn't|had|hadn't)\s+(?!you\b|it\b|"
-    r"there\b)(?:I\b|we\b|[A-Z][a-z]+\b|(?:my|our|the|his|her|their)\s+\w+)"
+    rf"there\b)(?:I\b|we\b|{_SOMEONE})"
     rf"|\b(?:I|[Ww]e)\s+(?:(?:have|had|'ve|'d)\s+)?{_PAST_VERB}\b"
     rf"|\b{_PAST_VERB}\s+(?:to\s+)?(?:me|us)\b"
     r"|^(?i:what|who|which)(?:\s+(?!(?i:is|are|am|be)\b)[\w'-]+){0,3}?\s+(?:(?:has|have|had)\s+)?"
