@@ -729,6 +729,21 @@ def test_recall_questions_about_a_named_person_are_told_apart(
         ("Which trails have both Omar and I hiked?", True),
         ("Which shows have Omar and I both seen?", True),
         ("What should Lena and I cook tonight?", False),
+        # a word of advice that is something of theirs ("my best friend", "our plan")
+        ("When is my best friend's birthday?", True),
+        ("Where do I keep my ideas for the novel?", True),
+        ("What is our plan for Tuesday?", True),
+        ("What's a good gift for my best friend?", False),
+        ("Any ideas for my best friend's birthday?", False),
+        ("What are my options for a cheaper phone plan?", False),
+        # what someone named says or thinks now, like what they said
+        ("What does Omar think of my plan?", True),
+        ("What nickname does Lena usually call me?", True),
+        ("What does Advil do to my stomach?", False),  # a drug is no speaker
+        ("What does Mayo Clinic recommend for a sore throat?", False),
+        # how long something took them, and which of theirs were
+        ("How long did it take me to heal after the fall?", True),
+        ("Which of our bills were paid late?", True),
     ],
 )
 def test_questions_about_the_speakers_own_past_are_told_apart_from_advice(

@@ -269,9 +269,10 @@ def asks_about_someone(query: str) -> bool:
 
 # A request for advice asks what to do, get or choose: a modal, or a word of advice unless
 # the speaker asks what they did ("What advice did I give Sam?", "When did we plan to
-# visit?").
+# visit?") or the word names something of theirs ("my best friend", "our plan").
 _MODAL = re.compile(r"\b(?:should|shall|ought|can|could|would|must|needs?|wants?)\b", re.I)
 _ADVICE = re.compile(
+    r"(?<!\bmy )(?<!\bour )(?<!\bhis )(?<!\bher )(?<!\btheir )"
     r"\b(?:recommend(?:s|ations?)?|suggest(?:s|ions?)?|ideas?|tips?|advice|advise|best|better|"
     r"good|worth|safe|okay|ok|options?|alternatives?|any|how to|what if|is it|are there|plan|"
     r"planning|help)\b",
@@ -286,6 +287,18 @@ _OWN_DOING = re.compile(
 # a word of advice there is what was done, not what is asked for.
 _SOMEONE = r"(?:[A-Z][a-z]+\b|(?:my|our|the|his|her|their)\s+\w+)"  # "Omar", "my sister"
 _DID_SOMEONE = re.compile(rf"\b(?i:did|didn't)\s+(?!you\b|it\b|there\b){_SOMEONE}")
+# What someone named says, thinks or does now ("What does Omar think of my plan?", "How
+# does Lena feel about the move?"): the question is about their words or ways, which the
+# record holds, as a question about them in the past is.
+_PERSON_VERB = (
+    r"(?:say|tell|mention|describe|call|think|believe|know|feel|find|want|hope|plan|like|"
+    r"love|hate|enjoy|prefer|admire|remember|share|give|offer|make|use|hold|recommend|"
+    r"suggest)"
+)
+_DOES_SOMEONE = re.compile(
+    rf"^(?i:what|how|which|why|when|where|who)\b.*\b(?i:does)\s+[A-Z][a-z]+\s+"
+    rf"(?:(?:usually|often|always|really|still)\s+)?{_PERSON_VERB}\b"
+)
 _QUESTION = re.compile(
     r"^(?:what|when|where|who|whom|whose|which|why|how|did|didn't|have|haven't|has|had|"
     r"was|were)\b",
@@ -299,7 +312,8 @@ _QUESTION = re.compile(
 # our flight?", "Which storm damaged our roof?"; not a state, "Which shoes are suited to my
 # feet?", nor the cause of a trouble, "What caused my rash?", which asks for a diagnosis
 # that a standing constraint can give); or the past of "be" right after the question word
-# ("What was on the menu?").
+# ("What was on the menu?", "Which of our bills were paid?"), or how long it took them
+# ("How long did it take me to heal?").
 _PAST_VERB = (
     r"(?:(?![a-z]*eed\b)[a-z]{2,}ed|went|saw|made|got|gotten|took|taken|did|done|said|told|"
     r"bought|met|began|read|wrote|ate|gave|given|won|lost|found|left|came|became|felt|"
@@ -314,7 +328,9 @@ _PAST = re.compile(
     rf"|\b{_PAST_VERB}\s+(?:to\s+)?(?:me|us)\b"
     r"|^(?i:what|who|which)(?:\s+(?!(?i:is|are|am|be)\b)[\w'-]+){0,3}?\s+(?:(?:has|have|had)\s+)?"
     rf"(?!(?i:caused|triggered)\b){_PAST_VERB}\s+(?:to\s+)?(?:my|our)\b"
-    r"|^(?i:what|which|who|whom|whose|where|when)\s+(?:was|were)\b"
+    r"|^(?i:what|which|who|whom|whose|where|when)(?:\s+of\s+(?:my|our)\s+[\w'-]+)?\s+"
+    r"(?:was|were)\b"
+    r"|\b(?i:did)\s+it\s+take\s+(?:for\s+)?(?:me|us)\b"
 )
 # ... or what is true of them now, asked with a question word ("What's my sister's new
 # address?", "Which gym am I a member of?"); a yes/no question in the present asks for a
@@ -337,7 +353,8 @@ _HOW_TO = re.compile(
 def asks_for_record(query: str) -> bool:
     """A question about the past ("When did I start physio?", "Which hotel did we like in
     Rome?", "What was the book I read on the train?", "What did the vet tell us?", "How
-    long have I lived here?", "What did Omar suggest for the tap?") or about what is true of
+    long have I lived here?", "What did Omar suggest for the tap?"), about what someone
+    named says or thinks ("What does Omar think of my plan?"), or about what is true of
     the speaker, asked with a question word ("What's my sister's new address?"), not a
     request for advice ("What should I cook?", "Can I take ibuprofen with this?", "Any
     ideas for a gift I forgot to buy?", "How long do I roast a chicken?", "Is my rash
@@ -352,7 +369,7 @@ def asks_for_record(query: str) -> bool:
         return False
     if _ADVICE.search(text) and not (_OWN_DOING.search(asked) or _DID_SOMEONE.search(asked)):
         return False
-    if _PAST.search(asked):
+    if _PAST.search(asked) or _DOES_SOMEONE.search(asked):
         return True
     return _OWN_NOW.search(asked) is not None and _HOW_TO.search(asked) is None
 
