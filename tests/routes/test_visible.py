@@ -628,6 +628,11 @@ def test_the_subject_of_a_standalone_sentence(text: str, who: str) -> None:
         ("Nora is allergic to peanuts and suggested we skip the satay.", False),
         ("Nora's doctor recommends she avoid grapefruit.", False),
         ("Nora takes warfarin.", False),
+        # a quoted sentence that tells the listener what to do
+        ("Nora said: Remember to drink plenty of water after the run.", True),
+        ("Nora said: Don't skip the allergy shots.", True),
+        ("Nora said: Can't wait to drive it again!", False),
+        ("Nora said: Love that bakery.", False),
     ],
 )
 def test_advice_given_to_others_is_recognised(text: str, advice: bool) -> None:

@@ -274,6 +274,15 @@ def test_a_fact_is_not_given_a_neighbouring_entry(text: str, entry: str) -> None
         ("Sorry to hear that your dog is sick.", "hearing dog", False),
         ("Jo's hearing loss is getting worse.", "hearing loss", True),
         ("I'm allergic to your cat.", "allergic to cats", True),
+        # a negation that makes an idiom of eagerness negates nothing of the fact
+        ("Jo can't wait to drive the new car.", "don't drive", False),
+        ("I can't stop eating gluten-free crackers.", "can't eat gluten", False),
+        ("Jo can't drive.", "don't drive", True),
+        ("Jo isn't allowed to drive until the hearing.", "don't drive", True),
+        # a preposition with its own object before the pattern's next word
+        ("Jo toured a museum in Denver with a high school friend.", "in high school", False),
+        ("Jo waited in the car with a high school coach.", "in high school", False),
+        ("Jo's son is in high school.", "in high school", True),
     ],
 )
 def test_compounds_mulling_and_onsets(text: str, pattern: str, holds: bool) -> None:
@@ -289,6 +298,9 @@ def test_compounds_mulling_and_onsets(text: str, pattern: str, holds: bool) -> N
         ("Sam wore braces in middle school.", "cond-braces", PAST),
         ("Sam's coworker is allergic to peanuts.", "allergy-peanut", OTHER),
         ("A friend of mine takes warfarin.", "med-warfarin", OTHER),
+        # people at large, whose fact a relative clause states
+        ("Sam volunteers at a food bank for people who lost their jobs.", "fin-unemployed", OTHER),
+        ("Sam knows someone who is allergic to peanuts.", "allergy-peanut", OTHER),
         # a time still to come that something is made ready for
         ("Sam is saving up for when he has kids.", "child-kids-in-home-general", POLARITY),
         ("We set up a fund for whenever we have kids.", "child-kids-in-home-general", POLARITY),

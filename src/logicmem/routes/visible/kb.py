@@ -94,6 +94,10 @@ _FUNCTION = _lemmas(
     "some any all so very really too also still quite just"
 )
 NEGATION = frozenset(["not", "no", "never", "nor", "neither"])
+_PREPOSITIONS = _lemmas("to of for in on at with from by about into")
+# After a negation, a verb that makes it an idiom of eagerness: "can't wait to", "can't
+# stop", "can't help", "can't resist", "doesn't mind".
+_EAGER = _lemmas("wait stop help resist mind")
 HYPOTHETICAL = _lemmas(
     "if would might could should maybe perhaps whether unless wonder hypothetically suppose "
     "imagine wish considering"
@@ -126,6 +130,10 @@ _EARLIER = [
 ]  # fmt: skip
 # Other people whose facts a memory may report ("my friend is pregnant").
 OTHER_PEOPLE = _lemmas(OTHER_PEOPLE_WORDS)
+# People at large, whose fact a relative clause states ("a food drive for people who lost
+# their jobs", "knows someone who is allergic to shellfish"); not a comparison ("like many
+# people, Sam is ...").
+_PEOPLE_WHO = _lemmas("people others someone somebody anyone anybody everyone everybody strangers")
 _SCOPE = 3  # words before a match where a negation or hypothetical still governs it
 # After "was", the start of a state: "was diagnosed with celiac", "was prescribed warfarin".
 _ONSET = _lemmas("diagnosed prescribed started put told found born")
@@ -138,7 +146,8 @@ _COMPOUND = _lemmas(
     "shot shots vaccine vaccines jab jabs season brew brews snap front plunge weather "
     "toy toys sitter walker park show cafe costume meme video videos butter sauce burger "
     "burgers restaurant restaurants recipe recipes option options dish dishes meal meals menu "
-    "cheese sausage bakery brand cookbook friendly"
+    "cheese sausage bakery brand cookbook friendly friend friends buddy buddies classmate "
+    "classmates reunion sweetheart"
 )
 # A clause that goes on to put the fact off into an open future: "a marathon someday".
 _SOMEDAY = _lemmas("someday eventually")
@@ -295,6 +304,24 @@ DONE = "done"  # a past event the pattern states as pending: it may have left a 
 NEAR_MISS = frozenset([POLARITY, PAST, OTHER])
 
 
+def _apart(text: FactText, at: list[int], pattern: Pattern, idx: list[int]) -> bool:
+    """Whether a looser match's words belong to two phrases: a negation that makes an idiom
+    of eagerness with the next verb ("can't wait to drive" is no "don't drive"; "not
+    allowed to drive" still is), or a preposition whose object comes before the pattern's
+    next word ("in Denver with a high-school friend" is no "in high school")."""
+    words = text.words
+    for n in range(len(at) - 1):
+        between = [w for w in words[at[n] + 1 : at[n + 1]] if w not in _ADVERBS]
+        if not between:
+            continue
+        word = pattern.words[idx[n]]
+        if word in NEGATION and between[0] in _EAGER:
+            return True
+        if word in _PREPOSITIONS and any(w in _PREPOSITIONS for w in between):
+            return True
+    return False
+
+
 def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mode: str) -> str:
     """Why a match at ``at`` (of the pattern's words ``idx``) does not state the fact as
     holding for the speaker, or "" when it does: see the module docstring."""
@@ -320,6 +347,8 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
         # belong to two phrases ("sorry to hear about your loss" is no "hearing loss").
         return STRUCTURE
     if mode != "exact" and text.clause[lo] != text.clause[hi]:
+        return STRUCTURE
+    if mode == "ordered" and _apart(text, at, pattern, idx):
         return STRUCTURE
     if mode == "reversed":
         if lo > 0 and words[lo - 1] == "poss":
@@ -410,7 +439,9 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
                     j -= 2  # "a friend of mine" is still the friend: "of mine" is skipped
                     continue
                 break  # "I", "my": the speaker's own
-            if words[j] in OTHER_PEOPLE:
+            if words[j] in OTHER_PEOPLE or (
+                words[j] in ("who", "that") and j > 0 and words[j - 1] in _PEOPLE_WHO
+            ):
                 return OTHER
             j, counted = j - 1, counted + 1
     return ""

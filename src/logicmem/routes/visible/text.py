@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from logicmem.write.person import is_first_person
-from logicmem.write.rules import MONTHS, WEEKDAYS
+from logicmem.write.rules import MONTHS, WEEKDAYS, reported
 
 _DROP = frozenset(
     [
@@ -893,11 +893,26 @@ _ADVICE = re.compile(
 )
 
 
+# What a quoted sentence opens with when it tells the listener what to do ("Sam said:
+# Remember to drink plenty of water."): verbs people give advice with, in their bare form.
+_TELLS = re.compile(
+    r"^(?:(?:please|just|always|never)\s+)?(?:remember|make\s+sure|be\s+sure|try|take|keep|"
+    r"focus|stay|avoid|gather|find|check|consider|ask|call|drink|eat|stick|start|stop|"
+    r"give|bring|practi[cs]e|follow|listen|reach\s+out|look\s+into|don't|do\s+not|"
+    r"do\s+your|make\s+time|hang\s+in|go\s+easy|talk\s+to)\b",
+    re.IGNORECASE,
+)
+
+
 def gives_advice(text: str) -> bool:
     """A memory of what its subject recommended, praised or stressed to others ("Sam
     suggests seltzer as a healthier alternative to soda", "Sam's advice for new writers
-    ..."): what is said about health or money there is advice, not the subject's own
-    standing constraint, whatever words it shares with one."""
+    ..."), or of someone quoted telling the listener what to do ("Sam said: Remember to
+    drink plenty of water"): what is said about health or money there is advice, not the
+    subject's own standing constraint, whatever words it shares with one."""
+    said = reported(text.strip())
+    if said and _TELLS.match(said[1].strip()):
+        return True
     return _ADVICE.match(text.strip()) is not None
 
 
