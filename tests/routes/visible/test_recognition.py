@@ -282,6 +282,13 @@ def test_a_fact_is_not_given_a_neighbouring_entry(text: str, entry: str) -> None
         # a preposition with its own object before the pattern's next word
         ("Jo toured a museum in Denver with a high school friend.", "in high school", False),
         ("Jo waited in the car with a high school coach.", "in high school", False),
+        # a way of eating said of a dish is the dish's
+        ("Priya got Jo a vegan curry the other day.", "vegan", False),
+        ("Jo ordered vegetarian lasagna for the party.", "vegetarian", False),
+        ("Jo follows a vegan diet.", "vegan", True),
+        ("Jo is a vegan chef.", "vegan", True),
+        ("Jo went vegetarian last spring.", "vegetarian", True),
+        ("Jo is vegan and loves tofu.", "vegan", True),
         ("Jo's son is in high school.", "in high school", True),
     ],
 )

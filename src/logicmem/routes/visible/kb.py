@@ -151,6 +151,12 @@ _COMPOUND = _lemmas(
 )
 # A clause that goes on to put the fact off into an open future: "a marathon someday".
 _SOMEDAY = _lemmas("someday eventually")
+# A way of eating said of a dish is the dish's ("a vegan curry", "vegetarian lasagna"),
+# unless what follows is the eater or the diet ("a vegan chef", "a vegetarian diet").
+_WAY_OF_EATING = _lemmas("vegan vegetarian pescatarian pescetarian keto plant-based meatless")
+_THE_EATER = _lemmas(
+    "diet diets lifestyle chef cook eater person household family athlete last next most since ago"
+)
 # A talk or medium whose topic a match is: "a documentary about long-haul truckers".
 _MEDIA = _lemmas(
     "documentary article book podcast show movie film video lecture talk class course "
@@ -304,6 +310,23 @@ DONE = "done"  # a past event the pattern states as pending: it may have left a 
 NEAR_MISS = frozenset([POLARITY, PAST, OTHER])
 
 
+def _of_a_dish(text: FactText, at: list[int], hi: int) -> bool:
+    """Whether a one-word way of eating is said of the dish that follows it."""
+    words = text.words
+    if not any(words[j] in _WAY_OF_EATING for j in at) or hi + 1 >= len(words):
+        return False
+    nxt = words[hi + 1]
+    return (
+        text.clause[hi + 1] == text.clause[hi]
+        and nxt.isalpha()
+        and nxt not in _FUNCTION
+        and nxt not in MARKERS
+        and nxt not in _ADVERBS
+        and nxt not in NEGATION
+        and nxt not in _THE_EATER
+    )
+
+
 def _apart(text: FactText, at: list[int], pattern: Pattern, idx: list[int]) -> bool:
     """Whether a looser match's words belong to two phrases: a negation that makes an idiom
     of eagerness with the next verb ("can't wait to drive" is no "don't drive"; "not
@@ -366,6 +389,8 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
         and text.clause[hi + 1] == text.clause[hi]
     ):
         return STRUCTURE  # "a flu shot", "a cold brew", "the dog park"
+    if pattern.content == 1 and _of_a_dish(text, at, hi):
+        return STRUCTURE  # "got Sam a vegan curry"
     # Negations, hypotheticals and cessations just before the match.
     conditional = False
     if text.first_person[lo]:
