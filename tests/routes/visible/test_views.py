@@ -47,6 +47,9 @@ from logicmem.types import Scope
         ("Lea used to put work ahead of everything.", ""),
         ("Pia has worked at the bakery since 2019.", ""),
         ("I haven't been swimming since we last talked.", ""),
+        # ... as a memory retells it, the speaker's "we" named
+        ("So much has happened since Pia and family last spoke - Pia got a new job.", ""),
+        ("A lot has changed since Jonas and Aiko talked.", ""),
         ("After work, Jonas always goes for a run.", ""),
         ("Aiko never saw the end of that film.", ""),
         ("Hard work is finally paying off!", ""),

@@ -154,8 +154,10 @@ _TIME_ONLY = re.compile(
     r"|september|october|november|december|spring|summer|fall|autumn|winter|forever|ages"
     r"|yesterday|lunch|dinner|breakfast|work|class|the\s+(?:weekend|morning|party|holidays"
     r"|movie|game|show))\b"
-    # since we last talked, since I was a kid
-    r"|^(?:we|you|i|they)\s+(?:last\s+)?(?:talked|spoke|chatted|met|caught\s+up|saw)\b"
+    # since we last talked, since I was a kid; "since Maya and family last spoke", as a
+    # memory retells the speaker's "we"
+    r"|^(?:we|you|i|they|[a-z]+(?:\s+and\s+(?:family|[a-z]+))?)\s+(?:last\s+)?(?:talked|spoke"
+    r"|chatted|met|caught\s+up|saw\s+each\s+other)\b"
     r"|^(?:i|he|she|we|they)\s+(?:was|were)\s+(?:a\s+)?(?:kid|kids|little|young|small|boy|girl"
     r"|child|children|teenager|teen|baby|in\s+\w+\s+school)\b"
 )
