@@ -50,6 +50,9 @@ from logicmem.types import Scope
         # ... as a memory retells it, the speaker's "we" named
         ("So much has happened since Pia and family last spoke - Pia got a new job.", ""),
         ("A lot has changed since Jonas and Aiko talked.", ""),
+        # resolve with no aim of its own
+        ("The first year is hard, but Pia is determined to make it work.", ""),
+        ("Jonas is determined to make a difference.", ""),
         ("After work, Jonas always goes for a run.", ""),
         ("Aiko never saw the end of that film.", ""),
         ("Hard work is finally paying off!", ""),

@@ -94,7 +94,9 @@ _GOAL = [
     r"\b(?:set|has|have|with)\s+(?:\w+self\s+|themselves\s+)?an?\s+(?:\w+\s+)?goal\s+of\b",
     r"\b(?:working|saving|building|striving|studying)\s+towards?\b",
     r"(?:\baims|\b(?:is|am|are|'m|'re|'s)\s+aiming)\s+(?:to|for)\b",
-    r"\b(?:determined|resolved|vowed|pledged|committed)\s+to\s+(?!the\b|a\b|an\b)\w+",
+    # (resolve with no aim of its own is none: "determined to make it work")
+    r"\b(?:determined|resolved|vowed|pledged|committed)\s+to\s+(?!the\b|a\b|an\b|make\s+"
+    r"(?:it|this|that|things)\s+(?:work|happen)\b|make\s+a\s+difference\b)\w+",
     r"\bon\s+(?:a\s+mission|track)\s+to\b",
     rf"\b(?:wants?|hopes?|plans?|intends?|means?)\s+to\b{_S}{{2,60}}?\b(?:by|before)\s+"
     r"(?:the\s+(?:end|time)|turning|age|\d{2,4}|next|this|(?:thirty|forty|fifty|sixty|seventy)\b)"
