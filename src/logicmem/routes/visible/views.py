@@ -16,8 +16,9 @@ every theme such a view can take, and the form carries across themes: a comparis
 two goods, a target in time, a past event followed by a rule of conduct. ``view_kind``
 reads those forms and nothing else. It refuses what only looks like one: a choice for
 the moment ("would rather stay in tonight"), a guess or a wish ("might start saving
-someday"), a goal or a habit that is over ("was trying to", "used to"), a time rather
-than an event after "since" ("since 2015", "since Monday"), a routine after "after"
+someday"), a goal or a habit that is over ("was trying to", "used to"), resolve with no
+aim of its own ("determined to make it work"), a time rather than an event after "since"
+("since 2015", "since Monday", "since we last talked"), a routine after "after"
 ("after work, always stretches"), and a past act after "never" ("never saw the end").
 Whose view it is (a friend's news, another speaker's words) is decided by the assessor
 and the hook, as for every memory.
