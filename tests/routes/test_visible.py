@@ -745,6 +745,7 @@ def test_recall_questions_about_a_named_person_are_told_apart(
         ("What does Omar think of my plan?", True),
         ("What nickname does Lena usually call me?", True),
         ("What does Advil do to my stomach?", False),  # a drug is no speaker
+        ("How does Ozempic make me feel?", False),
         ("What does Mayo Clinic recommend for a sore throat?", False),
         # how long something took them, and which of theirs were
         ("How long did it take me to heal after the fall?", True),

@@ -290,10 +290,10 @@ _DID_SOMEONE = re.compile(rf"\b(?i:did|didn't)\s+(?!you\b|it\b|there\b){_SOMEONE
 # What someone named says, thinks or does now ("What does Omar think of my plan?", "How
 # does Lena feel about the move?"): the question is about their words or ways, which the
 # record holds, as a question about them in the past is.
+# (verbs a drug or a brand does not take: "How does Ozempic make me feel?" asks for advice)
 _PERSON_VERB = (
-    r"(?:say|tell|mention|describe|call|think|believe|know|feel|find|want|hope|plan|like|"
-    r"love|hate|enjoy|prefer|admire|remember|share|give|offer|make|use|hold|recommend|"
-    r"suggest)"
+    r"(?:say|tell|mention|describe|call|think|believe|know|feel|want|hope|plan|like|love|"
+    r"hate|enjoy|prefer|admire|remember|recommend|suggest)"
 )
 _DOES_SOMEONE = re.compile(
     rf"^(?i:what|how|which|why|when|where|who)\b.*\b(?i:does)\s+[A-Z][a-z]+\s+"
