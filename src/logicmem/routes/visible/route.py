@@ -287,10 +287,10 @@ _OWN_DOING = re.compile(
 # a word of advice there is what was done, not what is asked for.
 _SOMEONE = r"(?:[A-Z][a-z]+\b|(?:my|our|the|his|her|their)\s+\w+)"  # "Omar", "my sister"
 _DID_SOMEONE = re.compile(rf"\b(?i:did|didn't)\s+(?!you\b|it\b|there\b){_SOMEONE}")
-# What someone named says, thinks or does now ("What does Omar think of my plan?", "How
+# What someone named says, thinks or feels now ("What does Omar think of my plan?", "How
 # does Lena feel about the move?"): the question is about their words or ways, which the
-# record holds, as a question about them in the past is.
-# (verbs a drug or a brand does not take: "How does Ozempic make me feel?" asks for advice)
+# record holds, as a question about them in the past is. Only verbs a drug or a brand
+# does not take: "How does Ozempic make me feel?" asks for advice.
 _PERSON_VERB = (
     r"(?:say|tell|mention|describe|call|think|believe|know|feel|want|hope|plan|like|love|"
     r"hate|enjoy|prefer|admire|remember|recommend|suggest)"
