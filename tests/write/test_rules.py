@@ -17,6 +17,11 @@ def test_third_person_names_the_subject_and_conjugates() -> None:
     assert to_third_person("I really want to run.", "Maya") == "Maya really wants to run."
     assert to_third_person("I don't eat pork.", "Maya") == "Maya doesn't eat pork."
     assert to_third_person("I went home.", "Maya") == "Maya went home."
+    assert to_third_person("I haven't had a drink in two years.", "Maya") == (
+        "Maya hasn't had a drink in two years."
+    )
+    assert to_third_person("I wanna adopt a dog.", "Maya") == "Maya wants to adopt a dog."
+    assert to_third_person("I gotta leave by five.", "Maya") == "Maya has to leave by five."
 
 
 def test_extractor_keeps_statements_and_drops_small_talk_and_questions() -> None:

@@ -48,15 +48,16 @@ _KEEP = {
     "tore", "threw", "understood", "woke", "wore", "used", "once", "then", "now",
     "recently", "also", "here", "there", "myself",
 }  # fmt: skip
-_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is"}
+_IRREGULAR = {
+    "have": "has", "do": "does", "go": "goes", "am": "is", "be": "is", "don't": "doesn't",
+    "haven't": "hasn't", "wanna": "wants to", "gotta": "has to",
+}  # fmt: skip
 
 
 def _third_person(verb: str) -> str:
     low = verb.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]
-    if low == "don't":
-        return "doesn't"
     if low in _KEEP or low.endswith(("ed", "'s", "ing")) or not low.isalpha():
         return verb
     if re.search(r"(s|sh|ch|x|z|o)$", low):

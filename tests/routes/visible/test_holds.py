@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from logicmem.routes.visible.holds import ABSENT, GENERIC, OVER, not_standing
+from logicmem.write.person import to_third_person
 
 
 @pytest.mark.parametrize(
@@ -76,3 +77,18 @@ from logicmem.routes.visible.holds import ABSENT, GENERIC, OVER, not_standing
 )
 def test_a_sentence_that_states_no_standing_fact_says_why(text: str, why: str) -> None:
     assert not_standing(text) == why
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I haven't had a drink in two years.",
+        "I haven't driven since the seizure.",
+        "I wanna keep the dog's diet grain-free.",
+    ],
+)
+def test_a_users_own_fact_stays_theirs_whatever_their_name_ends_in(said: str) -> None:
+    # Written by the write path for a user named James: a name ending in "s" with a verb
+    # left in the first person ("James haven't ...") reads as a plural kind ("Nurses
+    # haven't ..."), a general statement, unless the verb is conjugated.
+    assert not_standing(to_third_person(said, "James")) == ""
