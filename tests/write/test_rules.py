@@ -1,3 +1,5 @@
+import pytest
+
 from logicmem.types import Turn
 from logicmem.write.person import to_third_person
 from logicmem.write.rules import RuleExtractor, date_hint
@@ -22,6 +24,37 @@ def test_third_person_names_the_subject_and_conjugates() -> None:
     )
     assert to_third_person("I wanna adopt a dog.", "Maya") == "Maya wants to adopt a dog."
     assert to_third_person("I gotta leave by five.", "Maya") == "Maya has to leave by five."
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        # the speaker and someone else as one subject: the verb stays plural
+        ("Tom and I are moving to Leeds.", "Tom and Maya are moving to Leeds."),
+        ("My wife and I have two cats.", "Maya's wife and Maya have two cats."),
+        (
+            "My wife and I've been vegan for years.",
+            "Maya's wife and Maya have been vegan for years.",
+        ),
+        ("The kids and I love camping.", "The kids and Maya love camping."),
+        ("Both Tom and I take insulin.", "Both Tom and Maya take insulin."),
+        ("Me and Tom are vegan.", "Maya and Tom are vegan."),
+        (
+            "Mom and I argue, but Dad and I get along.",
+            "Mom and Maya argue, but Dad and Maya get along.",
+        ),
+        # a second clause of the speaker's own is singular
+        ("I woke up late and I have a cold.", "Maya woke up late and Maya has a cold."),
+        ("Dinner was great and I have leftovers.", "Dinner was great and Maya has leftovers."),
+        (
+            "I bought bread and milk and I have a cold.",
+            "Maya bought bread and milk and Maya has a cold.",
+        ),
+        ("He gave it to me and Sara.", "He gave it to Maya and Sara."),
+    ],
+)
+def test_third_person_keeps_a_plural_subject_plural(said: str, written: str) -> None:
+    assert to_third_person(said, "Maya") == written
 
 
 def test_extractor_keeps_statements_and_drops_small_talk_and_questions() -> None:

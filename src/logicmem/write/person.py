@@ -3,7 +3,8 @@
 "I love my new bike" said by Maya becomes "Maya loves Maya's new bike". Crude, but a
 memory must name its subject: a store holds several speakers, and "I" in a memory
 entry is ambiguous. Past tenses and modals are left alone; a present-tense verb after
-the subject gets its third-person form.
+the subject gets its third-person form ("I haven't" -> "Maya hasn't"), unless the speaker
+is one of a pair that opens the clause ("Tom and I are" -> "Tom and Maya are").
 """
 
 from __future__ import annotations
@@ -93,9 +94,33 @@ def _replace_subject_i(text: str, name: str) -> str:
     return "".join(out)
 
 
+# The speaker with someone else as one subject ("Tom and I are", "My wife and I've been",
+# "Me and Tom are"): a plural subject, whose verb keeps its plural form. Only where the
+# pair opens a clause and what comes before "and" is a short noun phrase: in "I woke up
+# late and I have a cold" the second "I" is a subject of its own.
+_CLAUSE_START = r"(^|[,;:.!?]\s+|\b(?:but|so|because|when|then|while)\s+)"
+_WITH_I = re.compile(_CLAUSE_START + r"((?:[\w'-]+\s+){1,3}?)and\s+I(?:'ve\b|\s+have\b|\b)")
+_ME_AND = re.compile(r"(^|[,;:.!?]\s+)[Mm]e\s+and\s+(?=[A-Z]|(?:my|the|our)\b)")
+_NOT_A_NOUN_PHRASE = {
+    "i", "we", "he", "she", "they", "you", "it", "is", "was", "are", "were", "am", "has",
+    "have", "had", "do", "does", "did", "and", "or", "not", "to",
+}  # fmt: skip
+
+
+def _plural_pair(match: re.Match[str], name: str) -> str:
+    words = match.group(2).split()
+    if any(
+        w.lower() in _NOT_A_NOUN_PHRASE or w.lower().endswith(("ed", "'s", "'m")) for w in words
+    ):
+        return match.group()
+    have = " have" if match.group().endswith(("'ve", "have")) else ""
+    return f"{match.group(1)}{match.group(2)}and {name}{have}"
+
+
 def to_third_person(sentence: str, name: str) -> str:
     """Rewrite a first-person sentence about ``name`` in the third person."""
-    text = sentence
+    text = _WITH_I.sub(lambda m: _plural_pair(m, name), sentence)
+    text = _ME_AND.sub(lambda m: f"{m.group(1)}{name} and ", text)
     for pattern, repl in _CONTRACTIONS:
         text = re.sub(pattern, repl.replace("{N}", name), text)
     text = _replace_subject_i(text, name)
