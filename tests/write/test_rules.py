@@ -38,6 +38,7 @@ def test_third_person_names_the_subject_and_conjugates() -> None:
         ),
         ("The kids and I love camping.", "The kids and Maya love camping."),
         ("Both Tom and I take insulin.", "Both Tom and Maya take insulin."),
+        ("Tom's mom and I play bridge.", "Tom's mom and Maya play bridge."),
         ("Me and Tom are vegan.", "Maya and Tom are vegan."),
         (
             "Mom and I argue, but Dad and I get along.",
@@ -46,6 +47,7 @@ def test_third_person_names_the_subject_and_conjugates() -> None:
         # a second clause of the speaker's own is singular
         ("I woke up late and I have a cold.", "Maya woke up late and Maya has a cold."),
         ("Dinner was great and I have leftovers.", "Dinner was great and Maya has leftovers."),
+        ("It's late and I have work.", "It's late and Maya has work."),
         (
             "I bought bread and milk and I have a cold.",
             "Maya bought bread and milk and Maya has a cold.",

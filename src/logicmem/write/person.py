@@ -103,15 +103,14 @@ _WITH_I = re.compile(_CLAUSE_START + r"((?:[\w'-]+\s+){1,3}?)and\s+I(?:'ve\b|\s+
 _ME_AND = re.compile(r"(^|[,;:.!?]\s+)[Mm]e\s+and\s+(?=[A-Z]|(?:my|the|our)\b)")
 _NOT_A_NOUN_PHRASE = {
     "i", "we", "he", "she", "they", "you", "it", "is", "was", "are", "were", "am", "has",
-    "have", "had", "do", "does", "did", "and", "or", "not", "to",
+    "have", "had", "do", "does", "did", "and", "or", "not", "to", "it's", "that's", "there's",
+    "here's", "he's", "she's", "what's", "who's", "let's",
 }  # fmt: skip
 
 
 def _plural_pair(match: re.Match[str], name: str) -> str:
     words = match.group(2).split()
-    if any(
-        w.lower() in _NOT_A_NOUN_PHRASE or w.lower().endswith(("ed", "'s", "'m")) for w in words
-    ):
+    if any(w.lower() in _NOT_A_NOUN_PHRASE or w.lower().endswith(("ed", "'m")) for w in words):
         return match.group()
     have = " have" if match.group().endswith(("'ve", "have")) else ""
     return f"{match.group(1)}{match.group(2)}and {name}{have}"
