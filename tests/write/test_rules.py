@@ -59,6 +59,18 @@ def test_third_person_keeps_a_plural_subject_plural(said: str, written: str) -> 
     assert to_third_person(said, "Maya") == written
 
 
+def test_third_person_reads_the_apostrophe_a_phone_types() -> None:
+    # "Smart" punctuation types U+2019 for the apostrophe; some keyboards a backtick.
+    assert to_third_person("I’m allergic to tree nuts.", "Maya") == "Maya is allergic to tree nuts."
+    assert to_third_person("I don’t eat pork.", "Maya") == "Maya doesn't eat pork."
+    assert to_third_person("I`ve got two cats.", "Maya") == "Maya has got two cats."
+    turn = _turn("I’m on warfarin. My wife and I’ve been vegan for years.")
+    assert [c.text for c in RuleExtractor().extract([turn])] == [
+        "Maya is on warfarin.",
+        "Maya's wife and Maya have been vegan for years.",
+    ]
+
+
 def test_extractor_keeps_statements_and_drops_small_talk_and_questions() -> None:
     turn = _turn(
         "Hey! How are you? I'm allergic to tree nuts. That's awesome! "

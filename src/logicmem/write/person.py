@@ -116,9 +116,14 @@ def _plural_pair(match: re.Match[str], name: str) -> str:
     return f"{match.group(1)}{match.group(2)}and {name}{have}"
 
 
+# An apostrophe as phones and word processors type it ("I’m", "don’t") or as a backtick.
+_TYPED_APOSTROPHE = re.compile(r"(?<=\w)[’`](?=\w)")
+
+
 def to_third_person(sentence: str, name: str) -> str:
     """Rewrite a first-person sentence about ``name`` in the third person."""
-    text = _WITH_I.sub(lambda m: _plural_pair(m, name), sentence)
+    text = _TYPED_APOSTROPHE.sub("'", sentence)
+    text = _WITH_I.sub(lambda m: _plural_pair(m, name), text)
     text = _ME_AND.sub(lambda m: f"{m.group(1)}{name} and ", text)
     for pattern, repl in _CONTRACTIONS:
         text = re.sub(pattern, repl.replace("{N}", name), text)
