@@ -71,6 +71,43 @@ def test_third_person_reads_the_apostrophe_a_phone_types() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("I cannot eat gluten.", "Maya cannot eat gluten."),
+        ("I cant eat gluten.", "Maya cant eat gluten."),
+        ("I dont eat pork.", "Maya doesn't eat pork."),
+        ("I need to rest my knee.", "Maya needs to rest Maya's knee."),
+        ("I bleed easily.", "Maya bleeds easily."),
+        ("I agreed to host.", "Maya agreed to host."),  # a past tense stays
+        ("I kinda like it.", "Maya kinda likes it."),
+        ("I now live in Leeds.", "Maya now lives in Leeds."),
+    ],
+)
+def test_third_person_conjugates_what_chat_types(said: str, written: str) -> None:
+    assert to_third_person(said, "Maya") == written
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("i'm allergic to tree nuts", "Maya is allergic to tree nuts"),
+        ("im on warfarin", "Maya is on warfarin"),
+        ("ive been vegan since 2019", "Maya has been vegan since 2019"),
+        ("i dont eat pork", "Maya doesn't eat pork"),
+        ("my son is 4", "Maya's son is 4"),  # a number is content
+        ("My daughter turns 7.", "Maya's daughter turns 7."),
+    ],
+)
+def test_extractor_keeps_what_is_typed_in_lower_case_or_with_numbers(said: str, kept: str) -> None:
+    assert [c.text for c in RuleExtractor().extract([_turn(said)])] == [kept]
+
+
+def test_extractor_still_drops_what_says_nothing() -> None:
+    for said in ("lol i know", "I know!", "i.e. the usual", "ok"):
+        assert RuleExtractor().extract([_turn(said)]) == [], said
+
+
 def test_extractor_keeps_statements_and_drops_small_talk_and_questions() -> None:
     turn = _turn(
         "Hey! How are you? I'm allergic to tree nuts. That's awesome! "

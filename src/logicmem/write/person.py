@@ -34,6 +34,8 @@ _ADVERBS = {
     "really", "just", "also", "never", "always", "still", "usually", "often", "actually",
     "sometimes", "finally", "recently", "totally", "absolutely", "definitely", "even",
     "only", "mostly", "rarely", "seriously", "truly", "kind", "sort", "literally", "honestly",
+    "kinda", "sorta", "probably", "certainly", "barely", "hardly", "occasionally", "normally",
+    "generally", "typically", "basically", "personally", "currently", "now", "already",
 }  # fmt: skip
 _KEEP = {
     "can", "could", "will", "would", "should", "must", "might", "may", "shall", "was",
@@ -47,11 +49,18 @@ _KEEP = {
     "led", "lent", "lit", "meant", "paid", "rode", "rang", "rose", "sold", "shot", "showed",
     "sang", "sank", "sat", "slept", "spoke", "stood", "stole", "stuck", "swam", "taught",
     "tore", "threw", "understood", "woke", "wore", "used", "once", "then", "now",
-    "recently", "also", "here", "there", "myself",
+    "recently", "also", "here", "there", "myself", "cannot", "cant", "wont", "didnt",
+    "couldnt", "wouldnt", "shouldnt", "wasnt", "ought", "better",
+}  # fmt: skip
+# Present tenses that end like a past one ("I need", "I bleed easily").
+_EED = {
+    "need", "bleed", "feed", "breed", "succeed", "proceed", "exceed", "heed", "weed", "speed",
+    "seed",
 }  # fmt: skip
 _IRREGULAR = {
     "have": "has", "do": "does", "go": "goes", "am": "is", "be": "is", "don't": "doesn't",
-    "haven't": "hasn't", "wanna": "wants to", "gotta": "has to",
+    "haven't": "hasn't", "wanna": "wants to", "gotta": "has to", "dont": "doesn't",
+    "havent": "hasn't",
 }  # fmt: skip
 
 
@@ -59,7 +68,8 @@ def _third_person(verb: str) -> str:
     low = verb.lower()
     if low in _IRREGULAR:
         return _IRREGULAR[low]
-    if low in _KEEP or low.endswith(("ed", "'s", "ing")) or not low.isalpha():
+    past = low.endswith("ed") and low not in _EED
+    if low in _KEEP or past or low.endswith(("'s", "ing")) or not low.isalpha():
         return verb
     if re.search(r"(s|sh|ch|x|z|o)$", low):
         return verb + "es"
@@ -123,6 +133,7 @@ _TYPED_APOSTROPHE = re.compile(r"(?<=\w)[’`](?=\w)")
 def to_third_person(sentence: str, name: str) -> str:
     """Rewrite a first-person sentence about ``name`` in the third person."""
     text = _TYPED_APOSTROPHE.sub("'", sentence)
+    text = re.sub(r"\bI'M\b", "I'm", text)
     text = _WITH_I.sub(lambda m: _plural_pair(m, name), text)
     text = _ME_AND.sub(lambda m: f"{m.group(1)}{name} and ", text)
     for pattern, repl in _CONTRACTIONS:
@@ -134,6 +145,19 @@ def to_third_person(sentence: str, name: str) -> str:
     if not text or text.startswith(name):
         return text  # a user id like "maya" is a name to keep as given
     return text[0].upper() + text[1:]
+
+
+# "i" typed in lower case, and "im" / "ive" without the apostrophe: the speaker, as "I"
+# ("i think im allergic to it"); not "i.e.".
+_LOWER_I = re.compile(r"(?<![\w'’.-])i(?=['’]|[\s,;:!?]|\.(?!\w)|$)")
+_NO_APOSTROPHE = re.compile(r"(?<![\w'’-])(im|ive)(?=\s)", re.I)
+
+
+def capital_i(sentence: str) -> str:
+    """The speaker's "I" as written in lower case or without its apostrophe, capitalised
+    ("i'm on warfarin", "im on warfarin" -> "I'm on warfarin")."""
+    text = _NO_APOSTROPHE.sub(lambda m: "I'm" if m.group(1).lower() == "im" else "I've", sentence)
+    return _LOWER_I.sub("I", text)
 
 
 def is_first_person(sentence: str) -> bool:

@@ -1,7 +1,8 @@
 """The LLM-free extractor: one memory per informative thought a person says.
 
-It keeps statements (questions and small talk are dropped), rewrites first person in
-the third person with the speaker's name, and pins relative dates ("yesterday") to the
+It keeps statements (questions and small talk are dropped; a number counts as content,
+"My son is 4"), rewrites first person in the third person with the speaker's name (also
+as chat types it: "im on warfarin", "i dont eat pork"), and pins relative dates ("yesterday") to the
 turn's date. A thought is a sentence, joined by the sentences after it that lean on it
 ("We adopted a kitten. She chews on every plant she can reach."): cut apart, the second
 would say nothing of whom it is about, and a later reader would take it for the
@@ -18,7 +19,7 @@ from logicmem.config import ExtractSettings
 from logicmem.models.llm.base import LLM
 from logicmem.types import Turn
 from logicmem.write.base import Candidate, Extractor, subject_of
-from logicmem.write.person import is_first_person, to_third_person
+from logicmem.write.person import capital_i, is_first_person, to_third_person
 
 STOPWORDS = frozenset(
     [
@@ -133,6 +134,11 @@ STOPWORDS = frozenset(
         "kinda",
         "sure",
         "well",
+        "lol",
+        "haha",
+        "lmao",
+        "omg",
+        "ugh",
     ]
 )
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
@@ -167,7 +173,8 @@ _RELATIVE = [
 
 
 def content_words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z][a-z'-]*", text.lower()) if w not in STOPWORDS]
+    """The words that carry content, numbers included ("My son is 4")."""
+    return [w for w in re.findall(r"[a-z][a-z'-]*|\d[\w.'-]*", text.lower()) if w not in STOPWORDS]
 
 
 def date_hint(sentence: str, said_at: str | None) -> str:
@@ -243,7 +250,7 @@ class RuleExtractor(Extractor):
                 continue
             name = subject_of(turn)
             thoughts: list[list[str]] = []
-            for sentence in split_sentences(turn.text):
+            for sentence in map(capital_i, split_sentences(turn.text)):
                 if thoughts and self.joins(sentence, thoughts[-1]):
                     thoughts[-1].append(sentence)
                 elif self.keep(sentence):
