@@ -53,6 +53,12 @@ def test_third_person_names_the_subject_and_conjugates() -> None:
             "Maya bought bread and milk and Maya has a cold.",
         ),
         ("He gave it to me and Sara.", "He gave it to Maya and Sara."),
+        ("Rock on and I hope they love it!", "Rock on and Maya hopes they love it!"),
+        (
+            "I put so much into this and I want it to work.",
+            "Maya put so much into this and Maya wants it to work.",
+        ),
+        ("Let me know and I'm sure I can help.", "Let Maya know and Maya is sure Maya can help."),
     ],
 )
 def test_third_person_keeps_a_plural_subject_plural(said: str, written: str) -> None:

@@ -108,13 +108,15 @@ def _replace_subject_i(text: str, name: str) -> str:
 # "Me and Tom are"): a plural subject, whose verb keeps its plural form. Only where the
 # pair opens a clause and what comes before "and" is a short noun phrase: in "I woke up
 # late and I have a cold" the second "I" is a subject of its own.
-_CLAUSE_START = r"(^|[,;:.!?]\s+|\b(?:but|so|because|when|then|while)\s+)"
-_WITH_I = re.compile(_CLAUSE_START + r"((?:[\w'-]+\s+){1,3}?)and\s+I(?:'ve\b|\s+have\b|\b)")
+_CLAUSE_START = r"(^|[,;:.!?]\s+|\b(?:but|because|when|then|while)\s+)"
+_WITH_I = re.compile(_CLAUSE_START + r"((?:[\w'-]+\s+){1,3}?)and\s+I(?:'ve\b|\s+have\b|(?!['’])\b)")
 _ME_AND = re.compile(r"(^|[,;:.!?]\s+)[Mm]e\s+and\s+(?=[A-Z]|(?:my|the|our)\b)")
 _NOT_A_NOUN_PHRASE = {
     "i", "we", "he", "she", "they", "you", "it", "is", "was", "are", "were", "am", "has",
     "have", "had", "do", "does", "did", "and", "or", "not", "to", "it's", "that's", "there's",
-    "here's", "he's", "she's", "what's", "who's", "let's",
+    "here's", "he's", "she's", "what's", "who's", "let's", "this", "that", "so", "very",
+    "much", "into", "in", "on", "at", "for", "with", "about", "from", "by", "of", "up", "out",
+    "off", "over", "than", "if", "let", "thanks", "please",
 }  # fmt: skip
 
 
