@@ -109,6 +109,33 @@ def test_extractor_keeps_what_is_typed_in_lower_case_or_with_numbers(said: str, 
     assert [c.text for c in RuleExtractor().extract([_turn(said)])] == [kept]
 
 
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I'm allergic to tree nuts, what dessert can I make?", "Maya is allergic to tree nuts."),
+        ("Since I'm on warfarin, is ibuprofen okay?", "Maya is on warfarin."),
+        ("My daughter is 3 - any ideas for her party?", "Maya's daughter is 3."),
+        ("As a vegan, what should I order?", "Maya is a vegan."),
+        ("I have a dentist appointment on the 14th, can you remind me?",
+         "Maya has a dentist appointment on the 14th."),
+        ("I love that show, don't you?", "Maya loves that show."),
+    ],
+)  # fmt: skip
+def test_extractor_keeps_what_a_question_tells_before_it_asks(said: str, kept: str) -> None:
+    assert [c.text for c in RuleExtractor().extract([_turn(said)])] == [kept]
+
+
+def test_extractor_drops_a_question_that_only_asks_or_supposes() -> None:
+    for said in (
+        "What should I cook tonight?",
+        "Hey, how are you?",
+        "So, what do you think?",
+        "If I take the train, how long is the ride?",
+        "When I travel, what should I pack?",
+    ):
+        assert RuleExtractor().extract([_turn(said)]) == [], said
+
+
 def test_extractor_still_drops_what_says_nothing() -> None:
     for said in ("lol i know", "I know!", "i.e. the usual", "ok"):
         assert RuleExtractor().extract([_turn(said)]) == [], said

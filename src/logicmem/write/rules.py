@@ -1,7 +1,8 @@
 """The LLM-free extractor: one memory per informative thought a person says.
 
-It keeps statements (questions and small talk are dropped; a number counts as content,
-"My son is 4"), rewrites first person in the third person with the speaker's name (also
+It keeps statements (questions and small talk are dropped, but not what a question tells
+of the speaker before it asks, "I'm allergic to tree nuts, what can I bake?"; a number
+counts as content, "My son is 4"), rewrites first person in the third person with the speaker's name (also
 as chat types it: "im on warfarin", "i dont eat pork"), and pins relative dates ("yesterday") to the
 turn's date. A thought is a sentence, joined by the sentences after it that lean on it
 ("We adopted a kitten. She chews on every plant she can reach."): cut apart, the second
@@ -197,6 +198,72 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
 
 
+# A statement that a question leans on, in the same sentence: "I'm allergic to tree nuts,
+# what dessert can I make?", "Since I'm on warfarin, is ibuprofen okay?", "My daughter is
+# 3 - any ideas for her party?", "As a vegan, what should I order?". The question is
+# dropped as any question is; the statement is what the speaker told.
+_ASKS = (
+    r"(?:what|which|who|where|when|why|how|is|are|am|was|were|have|has|can|could|should|would|"
+    r"will|do|does|did|don't|doesn't|didn't|isn't|aren't|haven't|won't|any|anything|anyone|so|"
+    r"and|but|right|ideas?|suggestions?|thoughts?|tips?|recommendations?)\b"
+)
+# A condition is no statement: "If I take the train, how long is it?"
+_CONDITION = re.compile(
+    r"^(?i:if|when|whenever|unless|whether|once|before|after|while|in case|what if|say)\b"
+)
+_THEN_ASKS = re.compile(rf"^(?P<told>.+?)(?:\s*[,;:]|\s+[-–—]+)\s+(?P<asked>(?i:{_ASKS}).*\?)\s*$")
+_BECAUSE = re.compile(r"^(?i:since|as|because|given that|now that|seeing as)\s+(?=\w)")
+_AS_A = re.compile(r"^(?i:as)\s+(?P<role>an?\s+[\w'-]+(?:\s+[\w'-]+)?)$")
+
+
+# Words that lead into a question without telling anything: "I'm curious, ...", "I wanted
+# to ask you, ...", "Enough about me, ...".
+_LEADS_IN = frozenset(
+    [
+        "curious",
+        "wondering",
+        "wonder",
+        "ask",
+        "asking",
+        "question",
+        "quick",
+        "enough",
+        "mean",
+        "guess",
+        "bet",
+        "know",
+        "see",
+        "think",
+        "say",
+        "tell",
+        "want",
+        "wants",
+        "wanted",
+        "sorry",
+    ]
+)
+
+
+def told_before_asking(sentence: str) -> str | None:
+    """What a question's sentence tells of the speaker before it asks (see ``_THEN_ASKS``),
+    in their words; None when it only asks, supposes ("If I ...") or leads in ("I'm
+    curious"), or what it tells is not in the first person (a compliment to the listener
+    stays small talk). "As a vegan" is "I'm a vegan"."""
+    found = _THEN_ASKS.match(sentence.strip())
+    if not found:
+        return None
+    told = found.group("told").strip()
+    role = _AS_A.match(told)
+    if role:
+        return f"I'm {role.group('role')}."
+    if _CONDITION.match(told) or not is_first_person(told):
+        return None
+    told = _BECAUSE.sub("", told)
+    if len([w for w in content_words(told) if w not in _LEADS_IN]) < 2:
+        return None
+    return told[0].upper() + told[1:] + "."
+
+
 def reported(text: str) -> tuple[str, str] | None:
     """(speaker, what they said) of a memory this extractor wrote as "Maya said: ..."
     (a sentence not in the first person); None for any other text."""
@@ -234,6 +301,15 @@ class RuleExtractor(Extractor):
         words = sum(len(s.split()) for s in thought) + len(sentence.split())
         return len(content_words(sentence)) >= 2 and words <= self.join_max_words
 
+    @staticmethod
+    def _statements(text: str) -> list[str]:
+        """The turn's sentences, a question's sentence cut to what it tells first."""
+        out = []
+        for sentence in split_sentences(text):
+            told = told_before_asking(sentence) if sentence.endswith("?") else None
+            out.append(told or sentence)
+        return out
+
     def keep(self, sentence: str) -> bool:
         if sentence.endswith("?"):
             return False
@@ -250,7 +326,7 @@ class RuleExtractor(Extractor):
                 continue
             name = subject_of(turn)
             thoughts: list[list[str]] = []
-            for sentence in map(capital_i, split_sentences(turn.text)):
+            for sentence in map(capital_i, self._statements(turn.text)):
                 if thoughts and self.joins(sentence, thoughts[-1]):
                     thoughts[-1].append(sentence)
                 elif self.keep(sentence):
