@@ -119,6 +119,7 @@ def test_extractor_keeps_what_is_typed_in_lower_case_or_with_numbers(said: str, 
         ("I have a dentist appointment on the 14th, can you remind me?",
          "Maya has a dentist appointment on the 14th."),
         ("I love that show, don't you?", "Maya loves that show."),
+        ("i'm diabetic, is fruit ok?", "Maya is diabetic."),
     ],
 )  # fmt: skip
 def test_extractor_keeps_what_a_question_tells_before_it_asks(said: str, kept: str) -> None:
@@ -132,6 +133,7 @@ def test_extractor_drops_a_question_that_only_asks_or_supposes() -> None:
         "So, what do you think?",
         "If I take the train, how long is the ride?",
         "When I travel, what should I pack?",
+        "Speaking of which, I'm curious, what did you cook?",
     ):
         assert RuleExtractor().extract([_turn(said)]) == [], said
 

@@ -2,12 +2,12 @@
 
 It keeps statements (questions and small talk are dropped, but not what a question tells
 of the speaker before it asks, "I'm allergic to tree nuts, what can I bake?"; a number
-counts as content, "My son is 4"), rewrites first person in the third person with the speaker's name (also
-as chat types it: "im on warfarin", "i dont eat pork"), and pins relative dates ("yesterday") to the
-turn's date. A thought is a sentence, joined by the sentences after it that lean on it
-("We adopted a kitten. She chews on every plant she can reach."): cut apart, the second
-would say nothing of whom it is about, and a later reader would take it for the
-speaker's. Quality here does not depend on any language model.
+counts as content, "My son is 4"), rewrites first person in the third person with the
+speaker's name (also as chat types it: "im on warfarin", "i dont eat pork"), and pins
+relative dates ("yesterday") to the turn's date. A thought is a sentence, joined by the
+sentences after it that lean on it ("We adopted a kitten. She chews on every plant she
+can reach."): cut apart, the second would say nothing of whom it is about, and a later
+reader would take it for the speaker's. Quality here does not depend on any language model.
 """
 
 from __future__ import annotations
@@ -240,6 +240,16 @@ _LEADS_IN = frozenset(
         "wants",
         "wanted",
         "sorry",
+        "i'm",
+        "i've",
+        "i'd",
+        "i'll",
+        "speaking",
+        "btw",
+        "anyway",
+        "more",
+        "though",
+        "please",
     ]
 )
 
@@ -259,7 +269,7 @@ def told_before_asking(sentence: str) -> str | None:
     if _CONDITION.match(told) or not is_first_person(told):
         return None
     told = _BECAUSE.sub("", told)
-    if len([w for w in content_words(told) if w not in _LEADS_IN]) < 2:
+    if not [w for w in content_words(told) if w not in _LEADS_IN]:
         return None
     return told[0].upper() + told[1:] + "."
 
@@ -305,7 +315,7 @@ class RuleExtractor(Extractor):
     def _statements(text: str) -> list[str]:
         """The turn's sentences, a question's sentence cut to what it tells first."""
         out = []
-        for sentence in split_sentences(text):
+        for sentence in map(capital_i, split_sentences(text)):
             told = told_before_asking(sentence) if sentence.endswith("?") else None
             out.append(told or sentence)
         return out
@@ -326,7 +336,7 @@ class RuleExtractor(Extractor):
                 continue
             name = subject_of(turn)
             thoughts: list[list[str]] = []
-            for sentence in map(capital_i, self._statements(turn.text)):
+            for sentence in self._statements(turn.text):
                 if thoughts and self.joins(sentence, thoughts[-1]):
                     thoughts[-1].append(sentence)
                 elif self.keep(sentence):
