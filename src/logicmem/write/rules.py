@@ -211,7 +211,16 @@ _ASKS = (
 _CONDITION = re.compile(
     r"^(?i:if|when|whenever|unless|whether|once|before|after|while|in case|what if|say)\b"
 )
-_THEN_ASKS = re.compile(rf"^(?P<told>.+?)(?:\s*[,;:]|\s+[-–—]+)\s+(?P<asked>(?i:{_ASKS}).*\?)\s*$")
+_THEN_ASKS = re.compile(
+    rf"^(?P<told>.+?)(?:\s*[,;:]\s+|\s+-+\s+|\s*[–—]+\s*)(?P<asked>(?i:{_ASKS}).*\?)\s*$"
+)
+# The speaker as the subject of what is told: "I ...", "we ...", or "My daughter ...".
+_SPEAKER_SAYS = re.compile(r"\b(?:I|[Ww]e)\b|^(?i:my|our)\b")
+# ... unless what comes first is a question too ("What should I expect, and how long ...?").
+_A_QUESTION = re.compile(
+    r"^(?i:what|which|who|whom|whose|where|why|how|is|are|am|was|were|can|could|should|would|"
+    r"will|do|does|did|any)\b"
+)
 _BECAUSE = re.compile(r"^(?i:since|as|because|given that|now that|seeing as)\s+(?=\w)")
 _AS_A = re.compile(r"^(?i:as)\s+(?P<role>an?\s+[\w'-]+(?:\s+[\w'-]+)?)$")
 
@@ -266,9 +275,11 @@ def told_before_asking(sentence: str) -> str | None:
     role = _AS_A.match(told)
     if role:
         return f"I'm {role.group('role')}."
-    if _CONDITION.match(told) or not is_first_person(told):
+    if _CONDITION.match(told) or _A_QUESTION.match(told) or not is_first_person(told):
         return None
     told = _BECAUSE.sub("", told)
+    if not _SPEAKER_SAYS.search(told):
+        return None  # "Plan a trip for me and my kids—what gear ...?" asks; it tells nothing
     if not [w for w in content_words(told) if w not in _LEADS_IN]:
         return None
     return told[0].upper() + told[1:] + "."
