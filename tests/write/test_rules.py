@@ -120,7 +120,7 @@ def test_extractor_keeps_what_is_typed_in_lower_case_or_with_numbers(said: str, 
          "Maya has a dentist appointment on the 14th."),
         ("I love that show, don't you?", "Maya loves that show."),
         ("i'm diabetic, is fruit ok?", "Maya is diabetic."),
-        ("I'm craving something cold—where can I get one?", "Maya is craving something cold."),
+        ("I'm training for a marathon—how much should I eat?", "Maya is training for a marathon."),
     ],
 )  # fmt: skip
 def test_extractor_keeps_what_a_question_tells_before_it_asks(said: str, kept: str) -> None:
@@ -135,7 +135,7 @@ def test_extractor_drops_a_question_that_only_asks_or_supposes() -> None:
         "If I take the train, how long is the ride?",
         "When I travel, what should I pack?",
         "Speaking of which, I'm curious, what did you cook?",
-        "What should I expect while I heal, and what should I ask the surgeon?",
+        "Which train is faster, and is it cheaper than the bus?",
         "Plan a beach day for me and my kids—what should we pack?",
     ):
         assert RuleExtractor().extract([_turn(said)]) == [], said

@@ -216,7 +216,7 @@ _THEN_ASKS = re.compile(
 )
 # The speaker as the subject of what is told: "I ...", "we ...", or "My daughter ...".
 _SPEAKER_SAYS = re.compile(r"\b(?:I|[Ww]e)\b|^(?i:my|our)\b")
-# ... unless what comes first is a question too ("What should I expect, and how long ...?").
+# ... unless what comes first is a question too ("Which train is faster, and is it cheaper?").
 _A_QUESTION = re.compile(
     r"^(?i:what|which|who|whom|whose|where|why|how|is|are|am|was|were|can|could|should|would|"
     r"will|do|does|did|any)\b"
