@@ -127,6 +127,28 @@ def test_extractor_keeps_what_a_question_tells_before_it_asks(said: str, kept: s
     assert [c.text for c in RuleExtractor().extract([_turn(said)])] == [kept]
 
 
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Remember that I'm allergic to penicillin.", "Maya is allergic to penicillin."),
+        ("Please remember I take warfarin.", "Maya takes warfarin."),
+        ("Just so you know, my son is 4.", "Maya's son is 4."),
+        ("FYI we have a cat.", "Maya and family have a cat."),
+        ("Can you remember that I'm vegan?", "Maya is vegan."),
+        ("Can you remind me I have a dentist appointment on the 14th?",
+         "Maya has a dentist appointment on the 14th."),
+        ("Remember I had knee surgery in May?", "Maya had knee surgery in May."),
+        ("FYI, I finished a quilt, do you want to see it?", "Maya finished a quilt."),
+        # not a request to remember a fact of the speaker's
+        ("I remember that I was scared.", "Maya remembers that Maya was scared."),
+        ("Remind me to call the bank.", "Remind Maya to call the bank."),
+    ],
+)  # fmt: skip
+def test_extractor_keeps_the_fact_a_request_to_remember_asks_to_keep(said: str, kept: str) -> None:
+    # The memory is the fact, not an instruction to the assistant.
+    assert [c.text for c in RuleExtractor().extract([_turn(said)])] == [kept]
+
+
 def test_extractor_drops_a_question_that_only_asks_or_supposes() -> None:
     for said in (
         "What should I cook tonight?",

@@ -1,8 +1,9 @@
 """The LLM-free extractor: one memory per informative thought a person says.
 
 It keeps statements (questions and small talk are dropped, but not what a question tells
-of the speaker before it asks, "I'm allergic to tree nuts, what can I bake?"; a number
-counts as content, "My son is 4"), rewrites first person in the third person with the
+of the speaker before it asks, "I'm allergic to tree nuts, what can I bake?"; a request
+to remember keeps the fact, "Remember that I'm vegan"; a number counts as content, "My
+son is 4"), rewrites first person in the third person with the
 speaker's name (also as chat types it: "im on warfarin", "i dont eat pork"), and pins
 relative dates ("yesterday") to the turn's date. A thought is a sentence, joined by the
 sentences after it that lean on it ("We adopted a kitten. She chews on every plant she
@@ -263,6 +264,36 @@ _LEADS_IN = frozenset(
 )
 
 
+# Asking the assistant to remember what follows: "Remember that I'm allergic to
+# penicillin", "Just so you know, my son is 4", "Can you remind me I have a dentist
+# appointment on the 14th?". The memory is what follows, not the request.
+_REMEMBER = re.compile(
+    r"^(?i:(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:remember|note|keep\s+in\s+mind|"
+    r"bear\s+in\s+mind|remind\s+me|don'?t\s+forget|do\s+not\s+forget)(?:\s+that)?|just\s+so\s+"
+    r"you\s+know|fyi|for\s+the\s+record|for\s+your\s+information|heads\s+up)[,:]?\s+"
+    r"(?=(?:I|[Ww]e|[Mm]y|[Oo]ur)\b)"
+)
+
+
+_ASKS_TO_REMEMBER = re.compile(r"^(?i:can|could|would|will|remember|please\s+remember|remind)\b")
+
+
+def told_to_remember(sentence: str) -> str | None:
+    """What a request to remember asks to keep ("Remember that I'm vegan." -> "I'm
+    vegan."), as a statement; None for any other sentence. Only what the speaker tells of
+    themselves: "Remind me to call Mom" asks for a reminder, which is no fact."""
+    found = _REMEMBER.match(sentence)
+    if not found:
+        return None
+    told = sentence[found.end() :].rstrip()
+    if told.endswith("?") and _ASKS_TO_REMEMBER.match(found.group()):
+        # "Remember I had a tattoo of my dogs?", "Can you remember that I'm vegan?": the
+        # question is whether the assistant remembers; what follows is the fact. After
+        # "FYI" a question stays one ("FYI, I finished a quilt - want to see it?").
+        told = told.rstrip("?").rstrip() + "."
+    return told[0].upper() + told[1:]
+
+
 def told_before_asking(sentence: str) -> str | None:
     """What a question's sentence tells of the speaker before it asks (see ``_THEN_ASKS``),
     in their words; None when it only asks, supposes ("If I ...") or leads in ("I'm
@@ -327,6 +358,7 @@ class RuleExtractor(Extractor):
         """The turn's sentences, a question's sentence cut to what it tells first."""
         out = []
         for sentence in map(capital_i, split_sentences(text)):
+            sentence = told_to_remember(sentence) or sentence
             told = told_before_asking(sentence) if sentence.endswith("?") else None
             out.append(told or sentence)
         return out
