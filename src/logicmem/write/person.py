@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 _CONTRACTIONS = [
-    (r"\bI'm\b|\bI am\b", "{N} is"),
+    (r"\bI'[mM]\b|\bI am\b", "{N} is"),
     (r"\bI've\b|\bI have\b", "{N} has"),
     (r"\bI'd\b", "{N} would"),
     (r"\bI'll\b", "{N} will"),
@@ -135,7 +135,6 @@ _TYPED_APOSTROPHE = re.compile(r"(?<=\w)[’`](?=\w)")
 def to_third_person(sentence: str, name: str) -> str:
     """Rewrite a first-person sentence about ``name`` in the third person."""
     text = _TYPED_APOSTROPHE.sub("'", sentence)
-    text = re.sub(r"\bI'M\b", "I'm", text)
     text = _WITH_I.sub(lambda m: _plural_pair(m, name), text)
     text = _ME_AND.sub(lambda m: f"{m.group(1)}{name} and ", text)
     for pattern, repl in _CONTRACTIONS:

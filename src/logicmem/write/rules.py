@@ -3,12 +3,12 @@
 It keeps statements (questions and small talk are dropped, but not what a question tells
 of the speaker before it asks, "I'm allergic to tree nuts, what can I bake?"; a request
 to remember keeps the fact, "Remember that I'm vegan"; a number counts as content, "My
-son is 4"), rewrites first person in the third person with the
-speaker's name (also as chat types it: "im on warfarin", "i dont eat pork"), and pins
-relative dates ("yesterday") to the turn's date. A thought is a sentence, joined by the
-sentences after it that lean on it ("We adopted a kitten. She chews on every plant she
-can reach."): cut apart, the second would say nothing of whom it is about, and a later
-reader would take it for the speaker's. Quality here does not depend on any language model.
+son is 4"), rewrites first person in the third person with the speaker's name (also as
+chat types it: "im on warfarin", "i dont eat pork"), and pins relative dates
+("yesterday") to the turn's date. A thought is a sentence, joined by the sentences after
+it that lean on it ("We adopted a kitten. She chews on every plant she can reach."): cut
+apart, the second would say nothing of whom it is about, and a later reader would take it
+for the speaker's. Quality here does not depend on any language model.
 """
 
 from __future__ import annotations
@@ -203,10 +203,13 @@ def split_sentences(text: str) -> list[str]:
 # what dessert can I make?", "Since I'm on warfarin, is ibuprofen okay?", "My daughter is
 # 3 - any ideas for her party?", "As a vegan, what should I order?". The question is
 # dropped as any question is; the statement is what the speaker told.
+_QUESTION_WORDS = (
+    r"what|which|who|where|when|why|how|is|are|am|was|were|can|could|should|would|will|do|"
+    r"does|did|any"
+)
 _ASKS = (
-    r"(?:what|which|who|where|when|why|how|is|are|am|was|were|have|has|can|could|should|would|"
-    r"will|do|does|did|don't|doesn't|didn't|isn't|aren't|haven't|won't|any|anything|anyone|so|"
-    r"and|but|right|ideas?|suggestions?|thoughts?|tips?|recommendations?)\b"
+    rf"(?:{_QUESTION_WORDS}|have|has|don't|doesn't|didn't|isn't|aren't|haven't|won't|anything|"
+    r"anyone|so|and|but|right|ideas?|suggestions?|thoughts?|tips?|recommendations?)\b"
 )
 # A condition is no statement: "If I take the train, how long is it?"
 _CONDITION = re.compile(
@@ -218,10 +221,7 @@ _THEN_ASKS = re.compile(
 # The speaker as the subject of what is told: "I ...", "we ...", or "My daughter ...".
 _SPEAKER_SAYS = re.compile(r"\b(?:I|[Ww]e)\b|^(?i:my|our)\b")
 # ... unless what comes first is a question too ("Which train is faster, and is it cheaper?").
-_A_QUESTION = re.compile(
-    r"^(?i:what|which|who|whom|whose|where|why|how|is|are|am|was|were|can|could|should|would|"
-    r"will|do|does|did|any)\b"
-)
+_A_QUESTION = re.compile(rf"^(?i:{_QUESTION_WORDS}|whom|whose)\b")
 _BECAUSE = re.compile(r"^(?i:since|as|because|given that|now that|seeing as)\s+(?=\w)")
 _AS_A = re.compile(r"^(?i:as)\s+(?P<role>an?\s+[\w'-]+(?:\s+[\w'-]+)?)$")
 
@@ -229,39 +229,13 @@ _AS_A = re.compile(r"^(?i:as)\s+(?P<role>an?\s+[\w'-]+(?:\s+[\w'-]+)?)$")
 # Words that lead into a question without telling anything: "I'm curious, ...", "I wanted
 # to ask you, ...", "Enough about me, ...".
 _LEADS_IN = frozenset(
-    [
-        "curious",
-        "wondering",
-        "wonder",
-        "ask",
-        "asking",
-        "question",
-        "quick",
-        "enough",
-        "mean",
-        "guess",
-        "bet",
-        "know",
-        "see",
-        "think",
-        "say",
-        "tell",
-        "want",
-        "wants",
-        "wanted",
-        "sorry",
-        "i'm",
-        "i've",
-        "i'd",
-        "i'll",
-        "speaking",
-        "btw",
-        "anyway",
-        "more",
-        "though",
-        "please",
-    ]
-)
+    {
+        "curious", "wondering", "wonder", "ask", "asking", "question", "quick", "enough",
+        "mean", "guess", "bet", "know", "see", "think", "say", "tell", "want", "wants",
+        "wanted", "sorry", "i'm", "i've", "i'd", "i'll", "speaking", "btw", "anyway", "more",
+        "though", "please",
+    }
+)  # fmt: skip
 
 
 # Asking the assistant to remember what follows: "Remember that I'm allergic to
@@ -278,6 +252,10 @@ _REMEMBER = re.compile(
 _ASKS_TO_REMEMBER = re.compile(r"^(?i:can|could|would|will|remember|please\s+remember|remind)\b")
 
 
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def told_to_remember(sentence: str) -> str | None:
     """What a request to remember asks to keep ("Remember that I'm vegan." -> "I'm
     vegan."), as a statement; None for any other sentence. Only what the speaker tells of
@@ -291,7 +269,7 @@ def told_to_remember(sentence: str) -> str | None:
         # question is whether the assistant remembers; what follows is the fact. After
         # "FYI" a question stays one ("FYI, I finished a quilt - want to see it?").
         told = told.rstrip("?").rstrip() + "."
-    return told[0].upper() + told[1:]
+    return _capitalised(told)
 
 
 def told_before_asking(sentence: str) -> str | None:
@@ -313,7 +291,7 @@ def told_before_asking(sentence: str) -> str | None:
         return None  # "Plan a trip for me and my kids—what gear ...?" asks; it tells nothing
     if not [w for w in content_words(told) if w not in _LEADS_IN]:
         return None
-    return told[0].upper() + told[1:] + "."
+    return _capitalised(told) + "."
 
 
 def reported(text: str) -> tuple[str, str] | None:
