@@ -750,6 +750,14 @@ def test_recall_questions_about_a_named_person_are_told_apart(
         # how long something took them, and which of theirs were
         ("How long did it take me to heal after the fall?", True),
         ("Which of our bills were paid late?", True),
+        # what is true of what is theirs, as the subject of the question
+        ("Which bus does my son take to school?", True),
+        ("What does my tattoo stand for?", True),
+        ("What time do our neighbours leave for work?", True),
+        ("What does my doctor think of the new dose?", True),
+        ("How does my blood pressure pill mix with grapefruit?", False),  # how it works
+        ("What should my son pack for camp?", False),
+        ("What does ibuprofen do to my kidneys?", False),
     ],
 )
 def test_questions_about_the_speakers_own_past_are_told_apart_from_advice(

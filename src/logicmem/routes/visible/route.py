@@ -333,13 +333,16 @@ _PAST = re.compile(
     r"|\b(?i:did)\s+it\s+take\s+(?:for\s+)?(?:me|us)\b"
 )
 # ... or what is true of them now, asked with a question word ("What's my sister's new
-# address?", "Which gym am I a member of?"); a yes/no question in the present asks for a
-# judgement ("Is my rash anything to worry about?", "Am I too old for braces?"). "One of
-# my ..." is the speaker's as much ("Which is one of our favourite trails?").
+# address?", "Which gym am I a member of?"), or of what is theirs as the subject ("Which
+# bus does my son take?", "What does my tattoo stand for?"; not a drug's doing, "What does
+# Advil do to my stomach?"); a yes/no question in the present asks for a judgement ("Is my
+# rash anything to worry about?", "Am I too old for braces?"). "One of my ..." is the
+# speaker's as much ("Which is one of our favourite trails?").
 _OF = r"(?:(?:one|some|any|all|each|either|neither|a\s+few|two|three)\s+of\s+)"
 _OWN_NOW = re.compile(
     r"^(?i:what|which|who|whom|whose|where|when|how many|how old)\b.*(?:\b(?i:do|am|have)\s+"
-    rf"I\b|\b(?i:do|are|have)\s+(?:we|{_AND_I}I)\b|(?:\b(?i:is|are)|'s|'re)\s+{_OF}?(?:my|our)\b)"
+    rf"I\b|\b(?i:do|are|have)\s+(?:we|{_AND_I}I)\b|(?:\b(?i:is|are|does|do)|'s|'re)\s+{_OF}?"
+    r"(?:my|our)\b)"
 )
 # How to do something, or what to do: "How long do I roast a chicken?", "What do I wear?"
 _HOW_TO = re.compile(
@@ -355,7 +358,8 @@ def asks_for_record(query: str) -> bool:
     Rome?", "What was the book I read on the train?", "What did the vet tell us?", "How
     long have I lived here?", "What did Omar suggest for the tap?"), about what someone
     named says or thinks ("What does Omar think of my plan?"), or about what is true of
-    the speaker, asked with a question word ("What's my sister's new address?"), not a
+    the speaker or of what is theirs, asked with a question word ("What's my sister's new
+    address?", "Which bus does my son take?"), not a
     request for advice ("What should I cook?", "Can I take ibuprofen with this?", "Any
     ideas for a gift I forgot to buy?", "How long do I roast a chicken?", "Is my rash
     anything to worry about?"). Like a question about a named person
