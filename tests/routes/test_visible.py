@@ -758,6 +758,16 @@ def test_recall_questions_about_a_named_person_are_told_apart(
         ("How does my blood pressure pill mix with grapefruit?", False),  # how it works
         ("What should my son pack for camp?", False),
         ("What does ibuprofen do to my kidneys?", False),
+        # an inference about the speaker, asked with "would" or "might" of them
+        ("Would I enjoy a week in Lapland?", True),
+        ("What might my grandfather have done for work?", True),
+        ("Which of these two films would we like more?", True),
+        ("Would I need a visa for Vietnam?", False),  # a modal of advice
+        ("What would be a good gift for my niece?", False),  # a word of advice
+        ("Would I be able to hike it with my knee?", False),  # what they can do
+        ("Would I qualify for the first-time buyer grant?", False),
+        ("Would I be okay eating sushi this month?", False),
+        ("What pets wouldn't bother my allergies?", False),  # not of the speaker
     ],
 )
 def test_questions_about_the_speakers_own_past_are_told_apart_from_advice(

@@ -353,23 +353,53 @@ _HOW_TO = re.compile(
 )
 
 
+# An inference about the speaker, asked with "would" or "might" of them ("Would I enjoy
+# a week in Lapland?", "What might my grandfather have done for work?"): what they like,
+# are or did, which their record supports. Not with a modal of advice or a word of advice
+# ("Would I need a visa?", "What would be a good gift for my niece?"), nor about what they
+# can do, which a standing constraint decides ("Would I be able to hike it with my knee?",
+# "Would I qualify for the grant?", "Could I afford it?").
+_INFERS = re.compile(r"\b(?i:would|might)(?:n't)?\s+(?:I|[Ww]e|[Mm]y|[Oo]ur)\b")
+_MODAL_OF_ADVICE = re.compile(r"\b(?:should|shall|ought|can|could|must|needs?)\b", re.I)
+_CAN_DO = re.compile(
+    r"\b(?:able|allowed|eligible|qualify|permitted|afford|manage|cope|handle|survive|risk|"
+    r"risky|safe|okay|ok|fine|hurt|harm|sick|react)\b",
+    re.IGNORECASE,
+)
+
+
+def _infers(asked: str, text: str) -> bool:
+    return (
+        _INFERS.search(asked) is not None
+        and not _MODAL_OF_ADVICE.search(text)
+        and not _ADVICE.search(text)
+        and not _CAN_DO.search(asked)
+        and not _HOW_TO.search(asked)
+    )
+
+
 def asks_for_record(query: str) -> bool:
     """A question about the past ("When did I start physio?", "Which hotel did we like in
     Rome?", "What was the book I read on the train?", "What did the vet tell us?", "How
     long have I lived here?", "What did Omar suggest for the tap?"), about what someone
-    named says or thinks ("What does Omar think of my plan?"), or about what is true of
-    the speaker or of what is theirs, asked with a question word ("What's my sister's new
-    address?", "Which bus does my son take?"), not a
-    request for advice ("What should I cook?", "Can I take ibuprofen with this?", "Any
-    ideas for a gift I forgot to buy?", "How long do I roast a chicken?", "Is my rash
-    anything to worry about?"). Like a question about a named person
-    (``asks_about_someone``), it asks for evidence that the semantic route finds, and a
-    standing constraint earns a slot there only by a key it names or implies."""
+    named says or thinks ("What does Omar think of my plan?"), about what is true of the
+    speaker or of what is theirs, asked with a question word ("What's my sister's new
+    address?", "Which bus does my son take?"), or for an inference about them ("Would I
+    enjoy a week in Lapland?"), not a request for advice ("What should I cook?", "Can I
+    take ibuprofen with this?", "Any ideas for a gift I forgot to buy?", "How long do I
+    roast a chicken?", "Is my rash anything to worry about?", "Would I be able to hike it
+    with my knee?"). Like a question about a named person (``asks_about_someone``), it
+    asks for evidence that the semantic route finds, and a standing constraint earns a
+    slot there only by a key it names or implies."""
     text = query.strip()
     # The question's own sentence: what a request tells before it asks ("We moved in
     # May. What plants suit a north window?") is context, not what is asked.
     asked = re.split(r"(?<=[.!?])\s+", text)[-1]
-    if not (_QUESTION.match(asked) or asked.endswith("?")) or _MODAL.search(text):
+    if not (_QUESTION.match(asked) or asked.endswith("?")):
+        return False
+    if _infers(asked, text):
+        return True
+    if _MODAL.search(text):
         return False
     if _ADVICE.search(text) and not (_OWN_DOING.search(asked) or _DID_SOMEONE.search(asked)):
         return False
