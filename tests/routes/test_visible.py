@@ -768,6 +768,8 @@ def test_recall_questions_about_a_named_person_are_told_apart(
         ("Would I qualify for the first-time buyer grant?", False),
         ("Would I be okay eating sushi this month?", False),
         ("What pets wouldn't bother my allergies?", False),  # not of the speaker
+        # a title's full stop ends no sentence: the question is all of it
+        ("What did Dr. Lee tell me about my knee?", True),
     ],
 )
 def test_questions_about_the_speakers_own_past_are_told_apart_from_advice(

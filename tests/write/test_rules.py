@@ -2,7 +2,7 @@ import pytest
 
 from logicmem.types import Turn
 from logicmem.write.person import to_third_person
-from logicmem.write.rules import RuleExtractor, date_hint
+from logicmem.write.rules import RuleExtractor, date_hint, split_sentences
 from logicmem.write.supersede import conflicts, slots_of
 
 
@@ -107,6 +107,43 @@ def test_third_person_conjugates_what_chat_types(said: str, written: str) -> Non
 )
 def test_extractor_keeps_what_is_typed_in_lower_case_or_with_numbers(said: str, kept: str) -> None:
     assert [c.text for c in RuleExtractor().extract([_turn(said)])] == [kept]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I see Dr. Okafor every month for my diabetes.",
+         "Maya sees Dr. Okafor every month for Maya's diabetes."),
+        ("My son goes to St. Jude's and he's allergic to sesame.",
+         "Maya's son goes to St. Jude's and he's allergic to sesame."),
+        ("Mr. Alvarez is my landlord and he won't allow pets.",
+         "Mr. Alvarez is Maya's landlord and he won't allow pets."),
+        ("I work for J. R. Simplot as a buyer.", "Maya works for J. R. Simplot as a buyer."),
+        ("I take 10 mg. of lisinopril every morning.",
+         "Maya takes 10 mg. of lisinopril every morning."),
+    ],
+)  # fmt: skip
+def test_extractor_keeps_a_sentence_whole_across_a_title_an_initial_or_a_unit(
+    said: str, kept: str
+) -> None:
+    assert [c.text for c in RuleExtractor().extract([_turn(said)])] == [kept]
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        ("I take vitamin D. It helps.", ["I take vitamin D.", "It helps."]),
+        ("I love C. S. Lewis. His books are great.",
+         ["I love C. S. Lewis.", "His books are great."]),
+        ("I wake at 6 a.m. before work. Then I run.",
+         ["I wake at 6 a.m. before work.", "Then I run."]),
+        ("Ask Dr. Lee. She knows.", ["Ask Dr. Lee.", "She knows."]),
+        ("im on warfarin. my son is 4", ["im on warfarin.", "my son is 4"]),
+        ("Sure.\nI am vegan.", ["Sure.", "I am vegan."]),
+    ],
+)  # fmt: skip
+def test_sentences_end_where_a_full_stop_ends_one(text: str, sentences: list[str]) -> None:
+    assert split_sentences(text) == sentences
 
 
 @pytest.mark.parametrize(

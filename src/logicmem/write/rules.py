@@ -195,8 +195,45 @@ def date_hint(sentence: str, said_at: str | None) -> str:
     return f" ({'; '.join(hints)})" if hints else ""
 
 
+# A full stop that ends no sentence (``split_sentences``): after a title ("Dr. Patel", "St.
+# Mary's", "Mt. Hood"), "e.g." or "i.e."; an initial after a name or another initial
+# ("J. P. Morgan", "John F. Kennedy"; not "vitamin D. It helps"); or before a word in
+# lower case, a unit after a number or a short form ("5 mg. of", "8 a.m. before", "vs.").
+_TITLE = re.compile(r"(?:^|\s)(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Mt|Ft|Jr|Sr|e\.g|i\.e)\.$", re.I)
+_INITIAL = re.compile(r"(?:^|\s)[A-Z]\.$")
+_AFTER_NAME = re.compile(r"(?:^|\s)(?:[A-Z]\.|[A-Z][\w'-]+)\s[A-Z]\.$")
+_NEXT_INITIAL = re.compile(r"[A-Z]\.(?:\s|$)")
+_SHORT = re.compile(
+    r"(?:\d\s?(?:mg|mcg|ml|oz|lbs?|kg|g|km|mi|ft|in)|(?:^|\s)(?:[a-z]\.)+[a-z]|"
+    r"(?:^|\s)(?:vs|approx|etc|incl|no|dept|apt|ave|rd|blvd))\.$",
+    re.I,
+)
+
+
 def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+    """The text's sentences, split after ".", "!" or "?" and at line breaks, except after
+    a full stop that ends no sentence ("I see Dr. Patel for my diabetes", "I take 5 mg. of
+    amlodipine")."""
+    out: list[str] = []
+    start = 0
+    for boundary in _SENTENCE.finditer(text):
+        piece = text[start : boundary.start()]
+        rest = text[boundary.end() :]
+        after = rest[:1]
+        joined = "\n" not in boundary.group() and (
+            _TITLE.search(piece)
+            or (
+                _INITIAL.search(piece)
+                and after.isupper()
+                and (_AFTER_NAME.search(piece) or _NEXT_INITIAL.match(rest))
+            )
+            or (_SHORT.search(piece) and after.islower())
+        )
+        if not joined:
+            out.append(piece)
+            start = boundary.end()
+    out.append(text[start:])
+    return [s.strip() for s in out if s and s.strip()]
 
 
 # A statement that a question leans on, in the same sentence: "I'm allergic to tree nuts,

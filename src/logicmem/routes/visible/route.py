@@ -66,7 +66,7 @@ from logicmem.routes.visible.text import (
     tokens,
 )
 from logicmem.types import Hit, Scope
-from logicmem.write.rules import MONTHS, WEEKDAYS
+from logicmem.write.rules import MONTHS, WEEKDAYS, split_sentences
 
 
 @dataclass
@@ -394,7 +394,7 @@ def asks_for_record(query: str) -> bool:
     text = query.strip()
     # The question's own sentence: what a request tells before it asks ("We moved in
     # May. What plants suit a north window?") is context, not what is asked.
-    asked = re.split(r"(?<=[.!?])\s+", text)[-1]
+    asked = (split_sentences(text) or [text])[-1]
     if not (_QUESTION.match(asked) or asked.endswith("?")):
         return False
     if _infers(asked, text):
