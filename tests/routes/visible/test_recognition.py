@@ -362,6 +362,30 @@ def test_fact_patterns_read_as_sentences_about_the_prototype_subject() -> None:
 
 
 @pytest.mark.parametrize(
+    ("pattern", "sentence"),
+    [
+        # a negation keeps the subject's verb: not "Sam's don't have a car."
+        ("don't have a car", "Sam doesn't have a car."),
+        ("doesn't have a dishwasher", "Sam doesn't have a dishwasher."),
+        ("can't have shellfish", "Sam can't have shellfish."),
+        ("cannot drive at night", "Sam cannot drive at night."),
+        # verbs of liking and wanting are conjugated: not "Sam has want to ..."
+        ("want to retire early", "Sam wants to retire early."),
+        ("love a good deal", "Sam loves a good deal."),
+        ("prefer the window seat", "Sam prefers the window seat."),
+        # the speaker's "do" and "be" in the third person
+        ("i do freelance design", "Sam does freelance design."),
+        ("i am self-employed", "Sam is self-employed."),
+        ("we were behind on rent", "Sam was behind on rent."),
+        # what the pattern names as its own subject stays possessed
+        ("rent is due on the 1st", "Sam's rent is due on the 1st."),
+    ],
+)
+def test_fact_patterns_are_written_in_the_subjects_grammar(pattern: str, sentence: str) -> None:
+    assert fact_sentence(pattern) == sentence
+
+
+@pytest.mark.parametrize(
     ("text", "other"),
     [
         ("Sam's roommate is allergic to cats.", True),

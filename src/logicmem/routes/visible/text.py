@@ -693,6 +693,13 @@ _BASE_VERBS = word_set(
     "homeschool foster adopt volunteer host mentor lead supervise bleed bruise burn react "
     "swell combine count skip borrow inject rely lose make shop boycott divest thrift charge"
 )
+# Verbs of liking and wanting, conjugated in a pattern ("love a bargain" -> "Sam loves a
+# bargain.", "want to buy a home" -> "Sam wants to buy a home."); not among
+# ``_BASE_VERBS``, where a memory opening with one would read as one without its subject
+# ("Love that idea!").
+_LIKING = word_set("want love like hate hope prefer enjoy")
+# "be" after the speaker, in the third person ("i am broke" -> "Sam is broke.").
+_BE = {"am": "is", "are": "is", "were": "was"}
 PAST_VERBS = word_set(
     "had got went came took caught lost quit fell ate gave began became made ran drove flew "
     "broke sold bought found kept felt met left laid"
@@ -766,7 +773,11 @@ def _predicate(words: list[str]) -> str:
         return f"doesn't {rest.removeprefix('not ')}".strip()
     if first == "haven't":
         return f"hasn't {rest}".strip()
-    if first in _BASE_VERBS:
+    if first in _BE:
+        return f"{_BE[first]} {rest}".strip()
+    if first == "do":
+        return f"does {rest}".strip()
+    if first in _BASE_VERBS or first in _LIKING:
         return f"{_third_person(first)} {rest}".strip()
     return " ".join(words)
 
@@ -822,13 +833,14 @@ def fact_sentence(pattern: str, ctype: str = "") -> str:
         out = f"{s}'s {rest}"
     elif first in ("is", "has", "was", "had", "been") or first in PAST_VERBS:
         out = f"{s} {p}"
-    elif second in _CLAUSE_VERBS and first not in _ADVERB_LEAD:
+    elif second in _CLAUSE_VERBS and first not in _ADVERB_LEAD and first not in _SPLIT:
         out = f"{s}'s {p}"  # "baby has a fever", "rent is income restricted"
     elif first.endswith("s") and (first[:-1] in _BASE_VERBS or first[:-2] in _BASE_VERBS):
         out = f"{s} {p}"  # "takes warfarin", "wears braces"
     elif (
         (first in _ADVERB_LEAD and _verb_like(second))
         or first in _BASE_VERBS
+        or (first in _LIKING and second in word_set("to a an the"))
         or first in _SPLIT
         or first == "do"
     ):
