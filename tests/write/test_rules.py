@@ -65,6 +65,20 @@ def test_third_person_keeps_a_plural_subject_plural(said: str, written: str) -> 
     assert to_third_person(said, "Maya") == written
 
 
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("We're moving to Leeds in June.", "Maya and family are moving to Leeds in June."),
+        ("We've got two cats.", "Maya and family have got two cats."),
+        ("We'd rather rent than buy.", "Maya and family would rather rent than buy."),
+        ("We'll be at the lake all week.", "Maya and family will be at the lake all week."),
+        ("we're vegetarian", "Maya and family are vegetarian"),
+    ],
+)
+def test_third_person_spells_out_what_we_contract(said: str, written: str) -> None:
+    assert to_third_person(said, "Maya") == written
+
+
 def test_third_person_reads_the_apostrophe_a_phone_types() -> None:
     # "Smart" punctuation types U+2019 for the apostrophe; some keyboards a backtick.
     assert to_third_person("I’m allergic to tree nuts.", "Maya") == "Maya is allergic to tree nuts."
@@ -140,6 +154,9 @@ def test_extractor_keeps_a_sentence_whole_across_a_title_an_initial_or_a_unit(
         ("Ask Dr. Lee. She knows.", ["Ask Dr. Lee.", "She knows."]),
         ("im on warfarin. my son is 4", ["im on warfarin.", "my son is 4"]),
         ("Sure.\nI am vegan.", ["Sure.", "I am vegan."]),
+        ("I'm allergic to peanuts... and tree nuts too.",
+         ["I'm allergic to peanuts... and tree nuts too."]),
+        ("So tired... Going to bed.", ["So tired...", "Going to bed."]),
     ],
 )  # fmt: skip
 def test_sentences_end_where_a_full_stop_ends_one(text: str, sentences: list[str]) -> None:

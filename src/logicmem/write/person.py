@@ -17,8 +17,10 @@ _CONTRACTIONS = [
     (r"\bI'd\b", "{N} would"),
     (r"\bI'll\b", "{N} will"),
     (r"\bI was\b", "{N} was"),
-    (r"\bwe're\b|\bwe are\b", "{N} and family are"),
-    (r"\bwe've\b", "{N} and family have"),
+    (r"\b[Ww]e're\b|\bwe are\b", "{N} and family are"),
+    (r"\b[Ww]e've\b", "{N} and family have"),
+    (r"\b[Ww]e'd\b", "{N} and family would"),
+    (r"\b[Ww]e'll\b", "{N} and family will"),
 ]
 _PRONOUNS = [
     (r"\bmyself\b", "{N}"),

@@ -198,7 +198,8 @@ def date_hint(sentence: str, said_at: str | None) -> str:
 # A full stop that ends no sentence (``split_sentences``): after a title ("Dr. Patel", "St.
 # Mary's", "Mt. Hood"), "e.g." or "i.e."; an initial after a name or another initial
 # ("J. P. Morgan", "John F. Kennedy"; not "vitamin D. It helps"); or before a word in
-# lower case, a unit after a number or a short form ("5 mg. of", "8 a.m. before", "vs.").
+# lower case, a unit after a number or a short form ("5 mg. of", "8 a.m. before", "vs."),
+# or an ellipsis ("allergic to peanuts... and tree nuts").
 _TITLE = re.compile(r"(?:^|\s)(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Mt|Ft|Jr|Sr|e\.g|i\.e)\.$", re.I)
 _INITIAL = re.compile(r"(?:^|\s)[A-Z]\.$")
 _AFTER_NAME = re.compile(r"(?:^|\s)(?:[A-Z]\.|[A-Z][\w'-]+)\s[A-Z]\.$")
@@ -228,6 +229,7 @@ def split_sentences(text: str) -> list[str]:
                 and (_AFTER_NAME.search(piece) or _NEXT_INITIAL.match(rest))
             )
             or (_SHORT.search(piece) and after.islower())
+            or (piece.endswith("...") and after.islower())  # a pause: "peanuts... and"
         )
         if not joined:
             out.append(piece)
