@@ -92,3 +92,19 @@ def test_a_users_own_fact_stays_theirs_whatever_their_name_ends_in(said: str) ->
     # left in the first person ("James haven't ...") reads as a plural kind ("Nurses
     # haven't ..."), a general statement, unless the verb is conjugated.
     assert not_standing(to_third_person(said, "James")) == ""
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We're vegan.",
+        "We are on a private well.",
+        "We have a dog and two cats.",
+        "We're both allergic to shellfish.",
+        "We live on the fourth floor with no lift.",
+    ],
+)
+def test_what_the_speaker_says_of_us_stays_the_households_fact(said: str) -> None:
+    # The write path writes "we" as "Maya and family": a name and a plural verb, like a
+    # kind's ("Dogs and cats are ..."), until "family" reads as people.
+    assert not_standing(to_third_person(said, "Maya")) == ""

@@ -47,9 +47,12 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+")
 # Anyone referred to: the speaker, the listener of a stored message, a named or pronoun
 # third person. "They", "them" and "their" are left out: a general statement uses them of
 # its own subject ("Cats hide it when they're in pain").
+# "family" too: the rule extractor writes "we" as "Maya and family" ("We're vegan" ->
+# "Maya and family are vegan"), a name and a plural verb like a kind's ("Dogs and cats
+# are ..."), and a family is people.
 _PERSON_WORDS = FIRST_PERSON_WORDS | word_set(
     "you you're you've you'd you'll your yours yourself he he's he'd he'll him his himself "
-    "she she's she'd she'll her hers herself user"
+    "she she's she'd she'll her hers herself user family"
 )
 # Openers that address the listener and leave the statement general ("Did you know
 # statins ...", "Fun fact: ...").
