@@ -767,7 +767,7 @@ def test_recall_questions_about_a_named_person_are_told_apart(
         ("Would I be able to hike it with my knee?", False),  # what they can do
         ("Would I qualify for the first-time buyer grant?", False),
         ("Would I be okay eating sushi this month?", False),
-        ("What pets wouldn't bother my allergies?", False),  # not of the speaker
+        ("What snacks wouldn't upset my stomach on a drive?", False),  # not of the speaker
         # a title's full stop ends no sentence: the question is all of it
         ("What did Dr. Lee tell me about my knee?", True),
     ],

@@ -147,8 +147,8 @@ def test_extractor_keeps_a_sentence_whole_across_a_title_an_initial_or_a_unit(
     ("text", "sentences"),
     [
         ("I take vitamin D. It helps.", ["I take vitamin D.", "It helps."]),
-        ("I love C. S. Lewis. His books are great.",
-         ["I love C. S. Lewis.", "His books are great."]),
+        ("I love E. B. White. His books are great.",
+         ["I love E. B. White.", "His books are great."]),
         ("I wake at 6 a.m. before work. Then I run.",
          ["I wake at 6 a.m. before work.", "Then I run."]),
         ("Ask Dr. Lee. She knows.", ["Ask Dr. Lee.", "She knows."]),
