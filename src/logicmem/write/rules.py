@@ -219,14 +219,13 @@ def split_sentences(text: str) -> list[str]:
     start = 0
     for boundary in _SENTENCE.finditer(text):
         piece = text[start : boundary.start()]
-        rest = text[boundary.end() :]
-        after = rest[:1]
+        after = text[boundary.end() : boundary.end() + 1]
         joined = "\n" not in boundary.group() and (
             _TITLE.search(piece)
             or (
                 _INITIAL.search(piece)
                 and after.isupper()
-                and (_AFTER_NAME.search(piece) or _NEXT_INITIAL.match(rest))
+                and (_AFTER_NAME.search(piece) or _NEXT_INITIAL.match(text, boundary.end()))
             )
             or (_SHORT.search(piece) and after.islower())
             or (piece.endswith("...") and after.islower())  # a pause: "peanuts... and"
