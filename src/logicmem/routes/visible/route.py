@@ -270,7 +270,8 @@ def asks_about_someone(query: str) -> bool:
 # A request for advice asks what to do, get or choose: a modal, or a word of advice unless
 # the speaker asks what they did ("What advice did I give Sam?", "When did we plan to
 # visit?") or the word names something of theirs ("my best friend", "our plan").
-_MODAL = re.compile(r"\b(?:should|shall|ought|can|could|would|must|needs?|wants?)\b", re.I)
+_MODALS_OF_ADVICE = r"should|shall|ought|can|could|must|needs?"
+_MODAL = re.compile(rf"\b(?:{_MODALS_OF_ADVICE}|would|wants?)\b", re.I)
 _ADVICE = re.compile(
     r"(?<!\bmy )(?<!\bour )(?<!\bhis )(?<!\bher )(?<!\btheir )"
     r"\b(?:recommend(?:s|ations?)?|suggest(?:s|ions?)?|ideas?|tips?|advice|advise|best|better|"
@@ -360,7 +361,7 @@ _HOW_TO = re.compile(
 # can do, which a standing constraint decides ("Would I be able to hike it with my knee?",
 # "Would I qualify for the grant?", "Could I afford it?").
 _INFERS = re.compile(r"\b(?i:would|might)(?:n't)?\s+(?:I|[Ww]e|[Mm]y|[Oo]ur)\b")
-_MODAL_OF_ADVICE = re.compile(r"\b(?:should|shall|ought|can|could|must|needs?)\b", re.I)
+_MODAL_OF_ADVICE = re.compile(rf"\b(?:{_MODALS_OF_ADVICE})\b", re.I)  # not "would", "want"
 _CAN_DO = re.compile(
     r"\b(?:able|allowed|eligible|qualify|permitted|afford|manage|cope|handle|survive|risk|"
     r"risky|safe|okay|ok|fine|hurt|harm|sick|react)\b",

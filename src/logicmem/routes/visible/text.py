@@ -698,6 +698,7 @@ _BASE_VERBS = word_set(
 # ``_BASE_VERBS``, where a memory opening with one would read as one without its subject
 # ("Love that idea!").
 _LIKING = word_set("want love like hate hope prefer enjoy")
+_LIKED = word_set("to a an the")  # what follows such a verb in a pattern: "want to ..."
 # "be" after the speaker, in the third person ("i am broke" -> "Sam is broke.").
 _BE = {"am": "is", "are": "is", "were": "was"}
 PAST_VERBS = word_set(
@@ -840,7 +841,7 @@ def fact_sentence(pattern: str, ctype: str = "") -> str:
     elif (
         (first in _ADVERB_LEAD and _verb_like(second))
         or first in _BASE_VERBS
-        or (first in _LIKING and second in word_set("to a an the"))
+        or (first in _LIKING and second in _LIKED)
         or first in _SPLIT
         or first == "do"
     ):
