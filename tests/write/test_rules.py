@@ -2,7 +2,13 @@ import pytest
 
 from logicmem.types import Turn
 from logicmem.write.person import to_third_person
-from logicmem.write.rules import RuleExtractor, date_hint, split_sentences
+from logicmem.write.rules import (
+    REPLY_MAX_WORDS,
+    RuleExtractor,
+    date_hint,
+    own_words,
+    split_sentences,
+)
 from logicmem.write.supersede import conflicts, slots_of
 
 
@@ -284,6 +290,74 @@ def test_extractor_skips_the_assistant_and_keeps_provenance() -> None:
     assert len(out) == 1
     assert out[0].source_turns == ["t1"] and out[0].session_id == "s1"
     assert out[0].text.startswith("Maya's sister Ana turns thirty")
+
+
+def _exchange(*said: tuple[str, str], session: str = "s1") -> list[Turn]:
+    """Turns of one session, each (speaker, text); Maya is the user, others speak as
+    ``other``, the assistant as ``assistant``."""
+    roles = {"Maya": "user", "assistant": "assistant"}
+    return [
+        Turn(user_id="maya", session_id=session, turn_id=f"t{i}", speaker=speaker, text=text,
+             role=roles.get(speaker, "other"), said_at="2024-05-08T10:00:00")  # type: ignore[arg-type]
+        for i, (speaker, text) in enumerate(said)
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("asker", "asked", "said", "kept"),
+    [
+        # An answer that means little without its question.
+        ("assistant", "Nice! How long have you played the cello?", "Since I was nine or so.",
+         'Since Maya was nine or so. (in reply to "How long have you played the cello?")'),
+        ("Ben", "Do you have any pets?", "Just two old tabby cats, both indoor only.",
+         'Maya said: Just two old tabby cats, both indoor only. (in reply to "Do you have '
+         'any pets?")'),
+        # A whole answer too: the question names its topic as a later question would.
+        ("Ben", "That sounds rough. What got you into rowing?", "My uncle took me out on the "
+         "lake every summer.", "Maya's uncle took Maya out on the lake every summer. (in "
+         'reply to "What got you into rowing?")'),
+    ],
+)  # fmt: skip
+def test_an_answer_keeps_the_question_it_answers(
+    asker: str, asked: str, said: str, kept: str
+) -> None:
+    (memory,) = RuleExtractor().extract(_exchange((asker, asked), ("Maya", said)))
+    assert memory.text == kept
+    assert memory.source_turns == ["t1"]  # the answer's turn alone: the question is not Maya's
+    assert own_words(memory.text) == kept.split(" (in reply to ")[0]
+
+
+def test_only_the_first_thought_of_an_answer_keeps_the_question() -> None:
+    out = RuleExtractor().extract(
+        _exchange(
+            ("Ben", "How was the move?"),
+            ("Maya", "Exhausting, we carried everything up four flights. I start the new job "
+             "on Monday."),
+        )
+    )  # fmt: skip
+    assert [m.text for m in out] == [
+        'Exhausting, Maya and family carried everything up four flights. (in reply to "How '
+        'was the move?")',
+        "Maya starts the new job on Monday.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        # the speaker's own question, another session, no question, or a long one
+        _exchange(("Maya", "Should I repaint the spare room?"),
+                  ("Maya", "I'm repainting the spare room.")),
+        _exchange(("Ben", "What are you up to?"), session="s0")
+        + _exchange(("Maya", "I'm repainting the spare room.")),
+        _exchange(("Ben", "That was fun."), ("Maya", "I'm repainting the spare room.")),
+        _exchange(("Ben", " ".join(["so"] * REPLY_MAX_WORDS) + " what do you think?"),
+                  ("Maya", "I'm repainting the spare room.")),
+    ],
+)  # fmt: skip
+def test_no_question_is_kept_that_the_turn_does_not_answer(turns: list[Turn]) -> None:
+    texts = [m.text for m in RuleExtractor().extract(turns) if m.subject == "Maya"]
+    assert texts == ["Maya is repainting the spare room."]
 
 
 def test_date_hint_needs_a_dated_turn() -> None:

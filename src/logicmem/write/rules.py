@@ -8,7 +8,11 @@ chat types it: "im on warfarin", "i dont eat pork"), and pins relative dates
 ("yesterday") to the turn's date. A thought is a sentence, joined by the sentences after
 it that lean on it ("We adopted a kitten. She chews on every plant she can reach."): cut
 apart, the second would say nothing of whom it is about, and a later reader would take it
-for the speaker's. Quality here does not depend on any language model.
+for the speaker's. A turn that answers another speaker's question keeps that question
+with its first thought ("Maya said: Since I was nine or so." is kept as "... (in reply to
+"How long have you played the cello?")"): an answer means what it means only beside its
+question, and the question names the topic in the words a later question will use.
+Quality here does not depend on any language model.
 """
 
 from __future__ import annotations
@@ -350,6 +354,31 @@ def leans_back(sentence: str) -> bool:
     return _LEANS.match(sentence) is not None
 
 
+# The question a turn answers, kept with the turn's first thought (``in_reply_to``): at
+# most this many words, so a long monologue that ends in a question does not swamp it.
+REPLY_MAX_WORDS = 25
+_REPLY = re.compile(r' \(in reply to ".*"\)')
+
+
+def in_reply_to(previous: Turn | None, turn: Turn) -> str | None:
+    """The question ``turn`` answers: the last question of the turn before it, when another
+    speaker asked it in the same session and it is at most ``REPLY_MAX_WORDS`` words."""
+    if previous is None or previous.speaker == turn.speaker:
+        return None
+    if previous.session_id != turn.session_id:
+        return None
+    asked = [s for s in split_sentences(previous.text) if s.endswith("?")]
+    if not asked or len(asked[-1].split()) > REPLY_MAX_WORDS:
+        return None
+    return asked[-1]
+
+
+def own_words(text: str) -> str:
+    """A memory without the question it answers (see ``in_reply_to``): what the speaker
+    said, which is what a reading of their facts judges."""
+    return _REPLY.sub("", text)
+
+
 class RuleExtractor(Extractor):
     name = "rules"
 
@@ -390,9 +419,10 @@ class RuleExtractor(Extractor):
 
     def extract(self, turns: list[Turn]) -> list[Candidate]:
         out = []
-        for turn in turns:
+        for previous, turn in zip([None, *turns], turns, strict=False):
             if turn.role == "assistant":
                 continue
+            asked = in_reply_to(previous, turn)
             name = subject_of(turn)
             thoughts: list[list[str]] = []
             for sentence in self._statements(turn.text):
@@ -402,8 +432,10 @@ class RuleExtractor(Extractor):
                     thoughts.append([sentence])
                 elif thoughts and thoughts[-1]:
                     thoughts.append([])  # a dropped sentence ends the thought before it
-            for thought in filter(None, thoughts):
+            for n, thought in enumerate(filter(None, thoughts)):
                 text = " ".join(self._said(s, name, i == 0) for i, s in enumerate(thought))
+                if asked and n == 0:
+                    text += f' (in reply to "{asked}")'
                 out.append(
                     Candidate(
                         text=text + date_hint(" ".join(thought), turn.said_at),
