@@ -300,6 +300,33 @@ def test_what_other_speakers_say_is_not_the_users_constraint(store_url: str) -> 
     assert shown == ["Omar is allergic to peanuts."]
 
 
+def test_the_question_an_answer_keeps_is_not_the_users_fact(store_url: str) -> None:
+    """An answer keeps the question it answers (``rules.in_reply_to``), but only what the
+    user said is judged: "Are you allergic to peanuts?" states nothing of theirs."""
+    mem = _memory(store_url)
+    mem.add(
+        [
+            {"role": "other", "name": "Lena", "content": "Are you allergic to peanuts?"},
+            {"role": "user", "name": "Omar",
+             "content": "Not that I know of, I eat pretty much everything."},
+            {"role": "other", "name": "Lena", "content": "What do you take every evening?"},
+            {"role": "user", "name": "Omar", "content": "I take warfarin every evening."},
+            *({"role": "user", "name": "Omar", "content": text} for text in ORDINARY),
+        ],
+        user_id="u-1842",
+        session_id="s",
+    )  # fmt: skip
+    rows = VisibleRepository.of(mem.store).critical_memories(Scope("u-1842"))
+    texts = {m.id: m.text for m in mem.get_all(user_id="u-1842")}
+    assert (
+        'Not that Omar knows of, Omar eats pretty much everything. (in reply to "Are you '
+        'allergic to peanuts?")' in texts.values()
+    )
+    assert {texts[r.memory_id] for r in rows} == {
+        'Omar takes warfarin every evening. (in reply to "What do you take every evening?")'
+    }
+
+
 def test_reindex_judges_stored_memories_again(
     store_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -30,7 +30,7 @@ from logicmem.routes.visible.text import (
 )
 from logicmem.store.base import Store
 from logicmem.types import MemoryEntry, Scope
-from logicmem.write.rules import reported
+from logicmem.write.rules import own_words, reported
 
 MAX_KEYS = 400  # anticipation keys kept per memory
 
@@ -321,20 +321,24 @@ class VisibilityIndexer:
         # Judged again (``Memory.reindex``): an earlier judgement of them goes first.
         VisibleRepository.of(self.store).clear([e.id for e in entries])
         aliases, others = self._speakers(scope, entries)
+        # What the user said, without the question it answers (``rules.own_words``): a
+        # question's words ("Are you allergic to anything?") state no fact of theirs.
+        said = {e.id: own_words(e.text) for e in entries}
         keep = [
             i
             for i, e in enumerate(entries)
-            if e.id not in others and about_user(e.text, scope.user_id, aliases[e.id])
+            if e.id not in others and about_user(said[e.id], scope.user_id, aliases[e.id])
         ]
         entries = [entries[i] for i in keep]
         if not entries:
             return
-        texts = [e.text for e in entries]
+        texts = [said[e.id] for e in entries]
         names = [aliases[e.id] for e in entries]
         found = self.assessor.assess(
-            texts, self._neutral_vectors(scope, texts, names, vectors[keep])
+            texts, self._neutral_vectors(scope, entries, texts, names, vectors[keep])
         )
-        found = self._with_llm(scope, texts, found)
+        # A capable LLM reads the question too: "Yes, shellfish" needs it.
+        found = self._with_llm(scope, [e.text for e in entries], found)
         rows = []
         for entry, a in zip(entries, found, strict=True):
             if not a.critical:
@@ -376,13 +380,19 @@ class VisibilityIndexer:
         return names, others
 
     def _neutral_vectors(
-        self, scope: Scope, texts: list[str], names: list[list[str]], vectors: np.ndarray
+        self,
+        scope: Scope,
+        entries: list[MemoryEntry],
+        texts: list[str],
+        names: list[list[str]],
+        vectors: np.ndarray,
     ) -> np.ndarray:
-        """The memories' vectors with the user (``scope.user_id`` or one of the ``names``
-        of each memory) renamed as in the prototypes (see ``neutral_subject``); only the
-        renamed texts are embedded again."""
+        """The vectors of ``texts`` (the ``entries``' own words) with the user
+        (``scope.user_id`` or one of the ``names`` of each memory) renamed as in the
+        prototypes (see ``neutral_subject``); only texts that differ from the stored ones
+        are embedded again."""
         neutral = [neutral_subject(t, scope.user_id, n) for t, n in zip(texts, names, strict=True)]
-        changed = [i for i, (t, n) in enumerate(zip(texts, neutral, strict=True)) if t != n]
+        changed = [i for i, (e, n) in enumerate(zip(entries, neutral, strict=True)) if e.text != n]
         if not changed:
             return vectors
         out = np.array(vectors, dtype=np.float32, copy=True)
