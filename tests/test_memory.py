@@ -127,3 +127,26 @@ def test_caller_metadata_cannot_set_the_write_paths_own_keys(memory) -> None:
     [entry] = memory.get_all(user_id="u")
     assert entry.metadata["k"] == 1 and entry.metadata["subject"] == "u"
     assert entry.metadata.get("slots") != ["bogus"]
+
+
+def test_an_answer_written_apart_keeps_the_question_it_answers(memory: Memory) -> None:
+    """A client that writes each message as it comes: the assistant's question is stored
+    by one add, the answer by the next, and the answer still keeps its question. What the
+    earlier turns said is not written again."""
+    said = lambda text: [{"role": "user", "name": "Maya", "content": text}]  # noqa: E731
+    memory.add(
+        [
+            *said("I'm hosting my book club on Friday."),
+            {"role": "assistant", "content": "Lovely! What are you reading this month?"},
+        ],
+        user_id="maya",
+        session_id="s1",
+    )
+    memory.add(said("A biography of Ada Lovelace, my pick."), user_id="maya", session_id="s1")
+    memory.add(said("A biography of Ada Lovelace, my pick."), user_id="maya", session_id="s2")
+    assert sorted(m.text for m in memory.get_all(user_id="maya")) == [
+        "A biography of Ada Lovelace, Maya's pick.",  # another session: no question
+        "A biography of Ada Lovelace, Maya's pick. (in reply to \"What are you reading this "
+        'month?")',
+        "Maya is hosting Maya's book club on Friday.",
+    ]

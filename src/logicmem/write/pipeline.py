@@ -141,31 +141,59 @@ class WritePipeline:
         out: list[Candidate] = []
         for session_id, group in groupby(turns, key=lambda t: t.session_id):
             batch = list(group)
-            try:
-                found = extractor.extract(batch)
-            except ExtractionError as exc:
-                result.failures += 1
-                self.store.record_event(
-                    "extraction_failure",
-                    batch[0].user_id,
-                    {"session": session_id, "turns": len(batch), "error": str(exc)},
-                )
-                found = self.rules.extract(batch)
-                result.extractor = f"{extractor.name}+rules-fallback"
-            else:
-                if not found and extractor is not self.rules:
-                    fallback = self.rules.extract(batch)
-                    if fallback:
-                        # An empty LLM answer for turns with content is a failure, not silence.
-                        result.failures += 1
-                        self.store.record_event(
-                            "extraction_empty",
-                            batch[0].user_id,
-                            {"session": session_id, "turns": len(batch)},
-                        )
-                        found = fallback
+            # The turn said just before, when an earlier write stored it, goes with the batch
+            # as context (an answer keeps the question it answers: ``rules.in_reply_to``);
+            # what it says itself was extracted then.
+            before = self._turn_before(batch[0])
+            found = self._extract_batch(extractor, batch, before, session_id, result)
+            if before is not None:
+                found = [c for c in found if c.source_turns != [before.turn_id]]
             out.extend(found)
         return out
+
+    def _turn_before(self, first: Turn) -> Turn | None:
+        """The turn of ``first``'s session said just before it, if stored."""
+        scope = Scope(first.user_id, first.agent_id, first.run_id)
+        said = self.store.get_turns(scope, session_id=first.session_id)
+        at = next((i for i, t in enumerate(said) if t.turn_id == first.turn_id), 0)
+        return said[at - 1] if at > 0 else None
+
+    def _extract_batch(
+        self,
+        extractor: Extractor,
+        batch: list[Turn],
+        before: Turn | None,
+        session_id: str,
+        result: AddResult,
+    ) -> list[Candidate]:
+        """One session's candidates, the rule extractor's when the extractor fails or finds
+        nothing in turns with content."""
+        if before is not None:
+            batch = [before, *batch]
+        try:
+            found = extractor.extract(batch)
+        except ExtractionError as exc:
+            result.failures += 1
+            self.store.record_event(
+                "extraction_failure",
+                batch[0].user_id,
+                {"session": session_id, "turns": len(batch), "error": str(exc)},
+            )
+            found = self.rules.extract(batch)
+            result.extractor = f"{extractor.name}+rules-fallback"
+        else:
+            if not found and extractor is not self.rules:
+                fallback = self.rules.extract(batch)
+                if fallback:
+                    # An empty LLM answer for turns with content is a failure, not silence.
+                    result.failures += 1
+                    self.store.record_event(
+                        "extraction_empty",
+                        batch[0].user_id,
+                        {"session": session_id, "turns": len(batch)},
+                    )
+                    found = fallback
+        return found
 
     def _integrate(self, turns: list[Turn], candidates: list[Candidate], result: AddResult) -> None:
         """Commit the candidates' memories and the end of the turns' pending state in one
