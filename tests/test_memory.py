@@ -150,3 +150,35 @@ def test_an_answer_written_apart_keeps_the_question_it_answers(memory: Memory) -
         'month?")',
         "Maya is hosting Maya's book club on Friday.",
     ]
+
+
+def test_the_question_an_answer_keeps_closes_no_fact(memory: Memory) -> None:
+    """Only the user's own words change or end a fact: a question asked of them names
+    an employer, a home, a habit or a dose without stating that it changed."""
+    said = lambda text: {"role": "user", "name": "Maya", "content": text}  # noqa: E731
+    asked = lambda text: {"role": "other", "name": "Ben", "content": text}  # noqa: E731
+    facts = [
+        "I live in Denver.",
+        "I work at Stripe.",
+        "I smoke every day.",
+        "I take 20 mg of lisinopril.",
+    ]
+    memory.add([said(f) for f in facts], user_id="maya", session_id="s1", timestamp="2024-01-01")
+    result = memory.add(
+        [
+            asked("Did you ever live in Paris?"),
+            said("Yes, for two years after college."),
+            asked("Are you still working at Google?"),
+            said("Ha, no, that was ages ago."),
+            asked("Have you quit smoking yet?"),
+            said("Sadly no, I never managed to cut back."),
+            asked("Did the doctor put you on 40 mg of lisinopril?"),
+            said("No, my doctor kept me on the same dose."),
+        ],
+        user_id="maya",
+        session_id="s2",
+        timestamp="2024-02-01",
+    )
+    assert result.superseded == [] and len(result.added) == 4
+    stored = memory.get_all(user_id="maya", include_superseded=True)
+    assert len(stored) == 8 and {m.status for m in stored} == {"active"}

@@ -9,7 +9,7 @@ from logicmem.write.rules import (
     own_words,
     split_sentences,
 )
-from logicmem.write.supersede import conflicts, slots_of
+from logicmem.write.supersede import conflicts, measures, slots_of
 
 
 def _turn(text: str, role: str = "user", speaker: str = "Maya") -> Turn:
@@ -358,6 +358,17 @@ def test_only_the_first_thought_of_an_answer_keeps_the_question() -> None:
 def test_no_question_is_kept_that_the_turn_does_not_answer(turns: list[Turn]) -> None:
     texts = [m.text for m in RuleExtractor().extract(turns) if m.subject == "Maya"]
     assert texts == ["Maya is repainting the spare room."]
+
+
+def test_the_question_an_answer_keeps_states_no_slot_measure_or_retraction() -> None:
+    from logicmem.write.retract import detect
+
+    kept = 'Maya said: Ha, no, ages ago. (in reply to "Still at Google, taking 20 mg?")'
+    assert slots_of(kept) == {} and not measures(kept)
+    assert detect('Maya said: Nope. (in reply to "Have you quit smoking?")', "Maya") is None
+    assert slots_of('Maya works at Stripe. (in reply to "Where\'s work?")') == {
+        "employer": "stripe"
+    }
 
 
 def test_date_hint_needs_a_dated_turn() -> None:

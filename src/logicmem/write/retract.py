@@ -37,7 +37,7 @@ import numpy as np
 
 from logicmem.routes.visible.text import fold, lemma, word_form
 from logicmem.types import MemoryEntry
-from logicmem.write.rules import STOPWORDS
+from logicmem.write.rules import STOPWORDS, own_words
 from logicmem.write.supersede import slots_of
 
 MIN_SIMILARITY = 0.45  # cosine(content, fact predicate) for an ending or a negation
@@ -123,7 +123,10 @@ def _subject_pattern(subject: str) -> str:
 
 @lru_cache(maxsize=8192)
 def detect(text: str, subject: str) -> Retraction | None:
-    """The fact ``text`` ends, if it says that one of ``subject``'s facts no longer holds."""
+    """The fact ``text`` ends, if it says that one of ``subject``'s facts no longer holds:
+    in the speaker's own words, not the question an answer keeps (``rules.in_reply_to``:
+    "Do you still smoke?" ends nothing)."""
+    text = own_words(text)
     if not text or text.rstrip().endswith("?"):
         return None
     flags = re.IGNORECASE
@@ -329,10 +332,11 @@ def retracted(
     """The candidates ``retraction`` ends, with the similarity that decided it: every
     match for an ending or a negation, the single best one for a correction."""
     match = correction_match if retraction.kind == "correction" else lexical_match
-    lexical = [m for m in candidates if match(retraction, m.text, subject)]
+    lexical = [m for m in candidates if match(retraction, own_words(m.text), subject)]
     if not lexical:
         return []
-    vectors = embed([retraction.content] + [predicate(m.text, subject) for m in lexical])
+    facts = [predicate(own_words(m.text), subject) for m in lexical]
+    vectors = embed([retraction.content, *facts])
     sims = vectors[1:] @ vectors[0]
     if retraction.kind == "correction":
         best = int(np.argmax(sims))

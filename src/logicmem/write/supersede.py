@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from logicmem.write.novelty import VALUE_KINDS, Token, stem, tokens
+from logicmem.write.rules import own_words
 
 _FUNCTION = (
     r"(?:the|a|an|to|and|or|but|at|for|in|of|on|with|by|from|since|until|before|after|"
@@ -60,8 +61,11 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
 
 
 def slots_of(text: str) -> dict[str, str]:
-    """Slot name -> normalised value for every single-valued attribute ``text`` states."""
+    """Slot name -> normalised value for every single-valued attribute ``text`` states, in
+    the speaker's own words: the question an answer keeps (``rules.in_reply_to``) states
+    nothing ("Are you still at Google?" changes no employer)."""
     found = {}
+    text = own_words(text)
     for name, pattern in SLOTS:
         match = pattern.search(text)
         if match:
@@ -99,7 +103,9 @@ def is_past(text: str) -> bool:
 
 
 def measures(text: str) -> bool:
-    """``text`` states a current measurement ("takes 20 mg", "is 7 years old")."""
+    """``text`` states a current measurement ("takes 20 mg", "is 7 years old"), in the
+    speaker's own words."""
+    text = own_words(text)
     return any(t.kind == "quantity" for t in tokens(text)) and not is_past(text)
 
 
@@ -114,8 +120,8 @@ def value_changed(new_text: str, old_text: str) -> bool:
     """Same sentence, a new measurement: "takes 40 mg of X" after "takes 20 mg of X"."""
     if not (measures(new_text) and measures(old_text)):
         return False
-    new_frame, new_values = _frame(new_text)
-    old_frame, old_values = _frame(old_text)
+    new_frame, new_values = _frame(own_words(new_text))
+    old_frame, old_values = _frame(own_words(old_text))
     if new_frame != old_frame:
         return False
     changed = [(a, b) for a, b in zip(new_values, old_values, strict=True) if a != b]
