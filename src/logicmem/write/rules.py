@@ -9,9 +9,10 @@ chat types it: "im on warfarin", "i dont eat pork"), and pins relative dates
 it that lean on it ("We adopted a kitten. She chews on every plant she can reach."): cut
 apart, the second would say nothing of whom it is about, and a later reader would take it
 for the speaker's. A turn that answers another speaker's question keeps that question
-with its first thought ("Maya said: Since I was nine or so." is kept as "... (in reply to
-"How long have you played the cello?")"): an answer means what it means only beside its
-question, and the question names the topic in the words a later question will use.
+with its first thought ("Since I was nine or so." is kept as "Since Maya was nine or so.
+(in reply to "How long have you played the cello?")"): an answer means what it means only
+beside its question, and the question names the topic in the words a later question will
+use.
 Quality here does not depend on any language model.
 """
 
