@@ -51,6 +51,23 @@ def test_turns_by_id_in_the_order_said_and_only_the_users(store: Store) -> None:
     assert [t.turn_id for t in store.get_turns(Scope("u"), turn_ids=many)] == ["t1"]
 
 
+def test_the_turn_before_is_of_the_same_session_and_scope(store: Store) -> None:
+    said = lambda turn_id, session="s1", **scope: Turn(  # noqa: E731
+        user_id="u", session_id=session, turn_id=turn_id, speaker="u", text=turn_id, **scope
+    )
+    store.add_turns([said("a"), said("b", "s2"), said("c", agent_id="coach"), said("d")])
+    store.add_turns([said("e", agent_id="chef")])
+    store.add_turns([Turn(user_id="v", session_id="s1", turn_id="f", speaker="v", text="f")])
+    by_id = {t.turn_id: t for t in store.get_turns(Scope("u"))}
+    before = lambda turn_id: store.turn_before(by_id[turn_id])  # noqa: E731
+    assert before("d").turn_id == "c"  # the session's, any agent's: not s2's
+    assert before("a") is None and before("b") is None
+    assert before("c") is None and before("e") is None  # an agent's scope: its own turns
+    [f] = store.get_turns(Scope("v"))
+    assert store.turn_before(f) is None  # not another user's
+    assert Store.turn_before(store, by_id["d"]).turn_id == "c"  # the portable default
+
+
 def test_memory_lifecycle_writes_history(store: Store) -> None:
     store.add_memory(_entry("m1", "Ana likes tea"), _vec(1), {"by": "test"})
     store.update_memory("m1", event="UPDATE", text="Ana likes green tea", vector=_vec(2))

@@ -189,6 +189,13 @@ class Store(ABC):
         """The scope's turns in the order said; of one session, and only ``turn_ids``,
         when given."""
 
+    def turn_before(self, turn: Turn) -> Turn | None:
+        """The turn of ``turn``'s scope and session said just before it (a stored turn,
+        read by its ``seq``), or None. A backend may answer without reading the session."""
+        scope = Scope(turn.user_id, turn.agent_id, turn.run_id)
+        earlier = [t for t in self.get_turns(scope, session_id=turn.session_id) if t.seq < turn.seq]
+        return earlier[-1] if earlier else None
+
     # -- memories -------------------------------------------------------------------------
     @abstractmethod
     def add_memory(self, entry: MemoryEntry, vector: np.ndarray, detail: dict[str, Any]) -> None:

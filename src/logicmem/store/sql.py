@@ -289,6 +289,16 @@ class SQLStore(Store):
                 found += self.db.execute(query, [scope.user_id, *params, *chunk]).fetchall()
         return sorted((row_to_turn(r) for r in found), key=lambda t: t.seq)
 
+    def turn_before(self, turn: Turn) -> Turn | None:
+        clause, params = scope_sql(Scope(turn.user_id, turn.agent_id, turn.run_id))
+        query = sql.SELECT_TURNS + clause + " AND session_id = ? AND seq < ?"
+        with self.errors():
+            row = self.db.execute(
+                query + " ORDER BY seq DESC LIMIT 1",
+                [turn.user_id, *params, turn.session_id, turn.seq],
+            ).fetchone()
+        return row_to_turn(row) if row is not None else None
+
     def claim_pending(self, *, user_id: str | None = None) -> list[tuple[Turn, bool]]:
         """Claim the turns left pending by an interrupted write that nobody is finishing
         (unclaimed, claimed by a process that is gone, or past the lease), in the order

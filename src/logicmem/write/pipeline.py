@@ -144,19 +144,12 @@ class WritePipeline:
             # The turn said just before, when an earlier write stored it, goes with the batch
             # as context (an answer keeps the question it answers: ``rules.in_reply_to``);
             # what it says itself was extracted then.
-            before = self._turn_before(batch[0])
+            before = self.store.turn_before(batch[0])
             found = self._extract_batch(extractor, batch, before, session_id, result)
             if before is not None:
                 found = [c for c in found if c.source_turns != [before.turn_id]]
             out.extend(found)
         return out
-
-    def _turn_before(self, first: Turn) -> Turn | None:
-        """The turn of ``first``'s session said just before it, if stored."""
-        scope = Scope(first.user_id, first.agent_id, first.run_id)
-        said = self.store.get_turns(scope, session_id=first.session_id)
-        at = next((i for i, t in enumerate(said) if t.turn_id == first.turn_id), 0)
-        return said[at - 1] if at > 0 else None
 
     def _extract_batch(
         self,
