@@ -313,6 +313,13 @@ CREATE TABLE text_vectors (
 """,
     ),
     (7, "m007_api_keys", sql.API_KEYS),
+    # The turn said before a write in its session (``Store.turn_before``): read by the
+    # session's own turns, not by every turn of the user.
+    (
+        8,
+        "m008_turns_by_session",
+        "CREATE INDEX turns_by_session ON turns (user_id, session_id, seq);",
+    ),
 ]
 
 CREATE_MIGRATIONS_TABLE = """
