@@ -363,9 +363,10 @@ def test_no_question_is_kept_that_the_turn_does_not_answer(turns: list[Turn]) ->
 def test_the_question_an_answer_keeps_states_no_slot_measure_or_retraction() -> None:
     from logicmem.write.retract import detect
 
-    kept = 'Maya said: Ha, no, ages ago. (in reply to "Still at Google, taking 20 mg?")'
-    assert slots_of(kept) == {} and not measures(kept)
-    assert detect('Maya said: Nope. (in reply to "Have you quit smoking?")', "Maya") is None
+    answer = lambda asked: f'Maya said: Ha, no, not for ages. (in reply to "{asked}")'  # noqa: E731
+    assert slots_of(answer("Are you still working at Google?")) == {}
+    assert not measures(answer("Do you still take 20 mg of lisinopril?"))
+    assert detect(answer("Guess what, I am not vegan anymore?"), "Maya") is None  # the asker's I
     assert slots_of('Maya works at Stripe. (in reply to "Where\'s work?")') == {
         "employer": "stripe"
     }
