@@ -312,6 +312,10 @@ def _exchange(*said: tuple[str, str], session: str = "s1") -> list[Turn]:
         ("Ben", "Do you have any pets?", "Just two old tabby cats, both indoor only.",
          'Maya said: Just two old tabby cats, both indoor only. (in reply to "Do you have '
          'any pets?")'),
+        # Every question of the turn before that fits: the answer may take up either.
+        ("Ben", "Welcome back! How was Oslo? Did you see the fjords?", "I took the ferry "
+         "up to Flåm.", 'Maya took the ferry up to Flåm. (in reply to "How was Oslo? Did '
+         'you see the fjords?")'),
         # A whole answer too: the question names its topic as a later question would.
         ("Ben", "That sounds rough. What got you into rowing?", "My uncle took me out on the "
          "lake every summer.", "Maya's uncle took Maya out on the lake every summer. (in "

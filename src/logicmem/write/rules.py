@@ -355,23 +355,31 @@ def leans_back(sentence: str) -> bool:
     return _LEANS.match(sentence) is not None
 
 
-# The question a turn answers, kept with the turn's first thought (``in_reply_to``): at
+# The questions a turn answers, kept with the turn's first thought (``in_reply_to``): at
 # most this many words, so a long monologue that ends in a question does not swamp it.
+# 15, 25 and 40 gave the same first-person recall on half A of the joined LoCoMo history
+# (15 lost one of J's own questions at k = 10); docs/benchmarks.md.
 REPLY_MAX_WORDS = 25
 _REPLY = re.compile(r' \(in reply to ".*"\)')
 
 
 def in_reply_to(previous: Turn | None, turn: Turn) -> str | None:
-    """The question ``turn`` answers: the last question of the turn before it, when another
-    speaker asked it in the same session and it is at most ``REPLY_MAX_WORDS`` words."""
+    """The questions ``turn`` answers: those of the turn before it, when another speaker
+    asked them in the same session; the last ones, as many as fit in ``REPLY_MAX_WORDS``
+    words ("How was Oslo? Did you see the fjords?": the answer may take up either)."""
     if previous is None or previous.speaker == turn.speaker:
         return None
     if previous.session_id != turn.session_id:
         return None
     asked = [s for s in split_sentences(previous.text) if s.endswith("?")]
-    if not asked or len(asked[-1].split()) > REPLY_MAX_WORDS:
-        return None
-    return asked[-1]
+    kept: list[str] = []
+    words = 0
+    for question in reversed(asked):
+        words += len(question.split())
+        if words > REPLY_MAX_WORDS:
+            break
+        kept.insert(0, question)
+    return " ".join(kept) or None
 
 
 def own_words(text: str) -> str:
