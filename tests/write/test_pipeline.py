@@ -158,3 +158,38 @@ def test_infer_false_stores_text_verbatim(tmp_path: Path) -> None:
     result = mem.add("Ana: prefers aisle seats", user_id="m", infer=False)
     assert [m.text for m in result.added] == ["Ana: prefers aisle seats"]
     assert result.extractor == "verbatim"
+
+
+def test_the_turn_before_a_write_is_the_llms_context_and_not_written_again(
+    tmp_path: Path,
+) -> None:
+    """An answer written by its own add: the question said just before it (stored by the
+    add before) goes to the LLM with it, and what the LLM draws from that turn alone is
+    not written a second time."""
+    memory = lambda text, *turns: {  # noqa: E731
+        "text": text,
+        "subject": "Maya",
+        "category": "STATES",
+        "source_turns": list(turns),
+    }
+    llm = FakeLLM().queue(
+        _reply(memory("Maya is allergic to tree nuts.", "t1")),
+        _reply(
+            memory("Maya was asked whether she bakes.", "t2"),
+            memory("Maya bakes with oat flour.", "t2", "t3"),
+        ),
+    )
+    mem = _memory(tmp_path, llm)
+    mem.add(
+        [MSGS[0], {"role": "assistant", "content": "Noted. Do you bake?", "turn_id": "t2"}],
+        user_id="maya",
+        session_id="s1",
+    )
+    result = mem.add(
+        [{"role": "user", "content": "Yes, with oat flour.", "turn_id": "t3"}],
+        user_id="maya",
+        session_id="s1",
+    )
+    assert [e.text for e in result.added] == ["Maya bakes with oat flour."]
+    assert result.added[0].source_turns == ["t2", "t3"]
+    assert "Do you bake?" in llm.calls[1]["messages"][1]["content"]
