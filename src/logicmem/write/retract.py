@@ -332,11 +332,11 @@ def retracted(
     """The candidates ``retraction`` ends, with the similarity that decided it: every
     match for an ending or a negation, the single best one for a correction."""
     match = correction_match if retraction.kind == "correction" else lexical_match
-    lexical = [m for m in candidates if match(retraction, own_words(m.text), subject)]
+    said = {m.id: own_words(m.text) for m in candidates}
+    lexical = [m for m in candidates if match(retraction, said[m.id], subject)]
     if not lexical:
         return []
-    facts = [predicate(own_words(m.text), subject) for m in lexical]
-    vectors = embed([retraction.content, *facts])
+    vectors = embed([retraction.content, *(predicate(said[m.id], subject) for m in lexical)])
     sims = vectors[1:] @ vectors[0]
     if retraction.kind == "correction":
         best = int(np.argmax(sims))

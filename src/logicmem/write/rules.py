@@ -360,7 +360,9 @@ def leans_back(sentence: str) -> bool:
 # 15, 25 and 40 gave the same first-person recall on half A of the joined LoCoMo history
 # (15 lost one of J's own questions at k = 10); docs/benchmarks.md.
 REPLY_MAX_WORDS = 25
-_REPLY = re.compile(r' \(in reply to ".*"\)')
+# How a memory keeps its questions, written and read in one place.
+_REPLY_OPEN, _REPLY_CLOSE = ' (in reply to "', '")'
+_REPLY = re.compile(re.escape(_REPLY_OPEN) + ".*" + re.escape(_REPLY_CLOSE))
 
 
 def in_reply_to(previous: Turn | None, turn: Turn) -> str | None:
@@ -444,7 +446,7 @@ class RuleExtractor(Extractor):
             for n, thought in enumerate(filter(None, thoughts)):
                 text = " ".join(self._said(s, name, i == 0) for i, s in enumerate(thought))
                 if asked and n == 0:
-                    text += f' (in reply to "{asked}")'
+                    text += _REPLY_OPEN + asked + _REPLY_CLOSE
                 out.append(
                     Candidate(
                         text=text + date_hint(" ".join(thought), turn.said_at),
