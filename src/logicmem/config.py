@@ -155,6 +155,13 @@ class VisibilitySettings(_Section):
     one user's history, their questions about the user said in the first person,
     ``context()`` fell 4-8 points below the hybrid search it contains at k = 10 without
     it, and equals it on the questions it reads so (docs/benchmarks.md)."""
+    record_intent: float = Field(default=0.7, ge=0.0, le=1.0)
+    """A question about the speaker that the rules of ``recall_own_past`` do not read as
+    one for the record is read so when the learned intent model
+    (``routes/visible/intent.py``) gives it at least this probability; 1.0: the rules
+    alone. 0.7 was chosen by 5-fold cross-validation on the model's own examples, before
+    any benchmark run: the most record questions read so (0.82 by the rules, 0.90 with
+    the model) with no request for advice read so that the rules do not already misread."""
     max_windows: int = Field(default=4, ge=0)
     """Clauses of a multi-clause request compared with the keys besides the whole request
     (each costs one more embedding per request)."""

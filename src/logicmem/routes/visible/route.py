@@ -48,6 +48,7 @@ from logicmem.routes.semantic import SemanticRoute, allowed_ids
 from logicmem.routes.visible.bridge import bridges, hypotheses
 from logicmem.routes.visible.criticality import NEAREST_PRECISION
 from logicmem.routes.visible.expand import dated_days, expansions, place_words_in
+from logicmem.routes.visible.intent import record_intent
 from logicmem.routes.visible.kb import load_kb
 from logicmem.routes.visible.keyindex import KeyIndex, KeyMatch
 from logicmem.routes.visible.relevance import (
@@ -393,10 +394,8 @@ def asks_for_record(query: str) -> bool:
     asks for evidence that the semantic route finds, and a standing constraint earns a
     slot there only by a key it names or implies."""
     text = query.strip()
-    # The question's own sentence: what a request tells before it asks ("We moved in
-    # May. What plants suit a north window?") is context, not what is asked.
-    asked = (split_sentences(text) or [text])[-1]
-    if not (_QUESTION.match(asked) or asked.endswith("?")):
+    asked = asked_sentence(text)
+    if not is_question(asked):
         return False
     if _infers(asked, text):
         return True
@@ -407,6 +406,50 @@ def asks_for_record(query: str) -> bool:
     if _PAST.search(asked) or _DOES_SOMEONE.search(asked):
         return True
     return _OWN_NOW.search(asked) is not None and _HOW_TO.search(asked) is None
+
+
+def asked_sentence(query: str) -> str:
+    """The question's own sentence: what a request tells before it asks ("We moved in
+    May. What plants suit a north window?") is context, not what is asked."""
+    text = query.strip()
+    return (split_sentences(text) or [text])[-1]
+
+
+def is_question(sentence: str) -> bool:
+    """Whether a sentence asks: a question word or auxiliary first, or a question mark."""
+    return bool(_QUESTION.match(sentence) or sentence.endswith("?"))
+
+
+# The speaker, in any case as chat types it ("where did i park"); "US", the country, is not.
+_SPEAKER = re.compile(r"\b(?i:i|me|my|mine|myself|we|our|ours|ourselves)\b|\bus\b")
+
+
+def open_to_intent(query: str) -> bool:
+    """Whether the learned reading (``intent``) may judge a request: a question about the
+    speaker (a first-person word in it; "Why is the sky blue?" asks for neither), with no
+    modal of advice ("Can you get me tickets for Friday?", "Which house should we see
+    first?"), as the rules read those too."""
+    asked = asked_sentence(query)
+    return (
+        is_question(asked)
+        and _SPEAKER.search(asked) is not None
+        and not _MODAL_OF_ADVICE.search(query)
+    )
+
+
+def reads_as_record(env: RouteEnv, query: str) -> bool:
+    """Whether a request of the speaker's own asks for the record: the rules of
+    ``asks_for_record``, or, for a question about the speaker they do not read so
+    (``open_to_intent``), the learned reading of ``intent`` at
+    ``VisibilitySettings.record_intent`` (1.0: the rules alone)."""
+    if asks_for_record(query):
+        return True
+    threshold = env.visibility.record_intent
+    if threshold >= 1.0 or not open_to_intent(query):
+        return False
+    model = record_intent(env.store, env.embedder)
+    vector = query_vector(env, asked_sentence(query))
+    return float(model.probability(vector)[0]) >= threshold
 
 
 def _a_name(word: str, places: frozenset[str]) -> bool:
@@ -448,7 +491,7 @@ class VisibleRoute(Route):
         if not cfg.enabled:
             return Proposal([], quota=0)
         recall = (cfg.recall_named_only and asks_about_someone(query)) or (
-            cfg.recall_own_past and asks_for_record(query)
+            cfg.recall_own_past and reads_as_record(env, query)
         )
         engaged = self._engaged(env, query, scope, filters, recall)
         # Ties (constraints engaged through the same key) go to the more recently stated.
