@@ -797,6 +797,13 @@ def test_recall_questions_about_a_named_person_are_told_apart(
         ("What snacks wouldn't upset my stomach on a drive?", False),  # not of the speaker
         # a title's full stop ends no sentence: the question is all of it
         ("What did Dr. Lee tell me about my knee?", True),
+        # how to do something, whatever the request told before it asked
+        ("I bought a cast-iron pan last week, how do I season it?", False),
+        ("We missed our connection in Lyon, how do we get a refund?", False),
+        ("Which pan did I buy last week?", True),
+        # "won't" is no past tense
+        ("Is there a film we won't regret renting tonight?", False),
+        ("Is there a film we watched twice?", True),
     ],
 )
 def test_questions_about_the_speakers_own_past_are_told_apart_from_advice(

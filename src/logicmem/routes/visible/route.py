@@ -326,7 +326,7 @@ _PAST = re.compile(
     _OWN_DOING.pattern
     + r"|\b(?i:did|didn't|was|wasn't|were|weren't|has|hasn't|had|hadn't)\s+(?!you\b|it\b|"
     rf"there\b)(?:I\b|we\b|{_SOMEONE})"
-    rf"|\b(?:I|[Ww]e)\s+(?:(?:have|had|'ve|'d)\s+)?{_PAST_VERB}\b"
+    rf"|\b(?:I|[Ww]e)\s+(?:(?:have|had|'ve|'d)\s+)?{_PAST_VERB}\b(?!'t)"
     rf"|\b{_PAST_VERB}\s+(?:to\s+)?(?:me|us)\b"
     r"|^(?i:what|who|which)(?:\s+(?!(?i:is|are|am|be)\b)[\w'-]+){0,3}?\s+(?:(?:has|have|had)\s+)?"
     rf"(?!(?i:caused|triggered)\b){_PAST_VERB}\s+(?:to\s+)?(?:my|our)\b"
@@ -403,9 +403,13 @@ def asks_for_record(query: str) -> bool:
         return False
     if _ADVICE.search(text) and not (_OWN_DOING.search(asked) or _DID_SOMEONE.search(asked)):
         return False
+    if _HOW_TO.search(asked):
+        # How to do something asks for advice, whatever the request tells before it asks
+        # ("I bought a cast-iron pan last week, how do I season it?").
+        return False
     if _PAST.search(asked) or _DOES_SOMEONE.search(asked):
         return True
-    return _OWN_NOW.search(asked) is not None and _HOW_TO.search(asked) is None
+    return _OWN_NOW.search(asked) is not None
 
 
 def asked_sentence(query: str) -> str:
