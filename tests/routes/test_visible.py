@@ -801,6 +801,13 @@ def test_recall_questions_about_a_named_person_are_told_apart(
         ("I bought a cast-iron pan last week, how do I season it?", False),
         ("We missed our connection in Lyon, how do we get a refund?", False),
         ("Which pan did I buy last week?", True),
+        # a request to be told again what was said, not a reminder to set
+        ("Remind me what the vet said about the stitches", True),
+        ("Can you remind me which hotel we booked in Porto?", True),
+        ("Do you remember when we moved in?", True),
+        ("tell me again what my nephew is called", True),
+        ("Remind me to call the vet at noon", False),
+        ("remind me about the meeting tomorrow", False),
         # "won't" is no past tense
         ("Is there a film we won't regret renting tonight?", False),
         ("Is there a film we watched twice?", True),

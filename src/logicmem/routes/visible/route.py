@@ -380,6 +380,19 @@ def _infers(asked: str, text: str) -> bool:
     )
 
 
+# A request to be told again what the record holds: "remind me" or "tell me again" before
+# what is asked ("Remind me which hotel we booked"), or "do you remember" ("Do you remember
+# what Omar said?"); not a reminder to set ("Remind me to call Omar", "remind me about the
+# meeting tomorrow").
+_TOLD_AGAIN = re.compile(
+    r"^(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:"
+    r"(?:remind\s+me|tell\s+me\s+again)\s*,?\s+(?:what|when|where|who|whom|whose|which|why|how|"
+    r"whether|if|of)\b|(?:do\s+)?you\s+(?:still\s+)?remember\s+(?:what|when|where|who|whom|"
+    r"whose|which|why|how|whether|if|the|my|our|me|us)\b)",
+    re.IGNORECASE,
+)
+
+
 def asks_for_record(query: str) -> bool:
     """A question about the past ("When did I start physio?", "Which hotel did we like in
     Rome?", "What was the book I read on the train?", "What did the vet tell us?", "How
@@ -392,9 +405,13 @@ def asks_for_record(query: str) -> bool:
     roast a chicken?", "Is my rash anything to worry about?", "Would I be able to hike it
     with my knee?"). Like a question about a named person (``asks_about_someone``), it
     asks for evidence that the semantic route finds, and a standing constraint earns a
-    slot there only by a key it names or implies."""
+    slot there only by a key it names or implies. So is a request to be told again what
+    was said ("Remind me what the vet said about the stitches", "Do you remember when we
+    moved in?"; not "Remind me to call the vet")."""
     text = query.strip()
     asked = asked_sentence(text)
+    if _TOLD_AGAIN.match(asked):
+        return True
     if not is_question(asked):
         return False
     if _infers(asked, text):
