@@ -469,7 +469,9 @@ def reads_as_record(env: RouteEnv, query: str) -> bool:
     if threshold >= 1.0 or not open_to_intent(query):
         return False
     model = record_intent(env.store, env.embedder)
-    vector = query_vector(env, asked_sentence(query))
+    asked = asked_sentence(query)
+    # One sentence: the request's own vector, which the routes compute anyway.
+    vector = query_vector(env, query if asked == query.strip() else asked)
     return float(model.probability(vector)[0]) >= threshold
 
 
