@@ -99,11 +99,11 @@ def test_record_intent_out_of_range_is_refused() -> None:
 
 
 ORDINARY = [
-    "I went to a jazz concert last Friday.",
-    "I painted a sunset over the harbour.",
-    "My book club is reading a mystery novel.",
-    "I finished a big project at work.",
-    "I bought new running shoes.",
+    "I repotted the fern on the windowsill.",
+    "We watched a documentary about glaciers.",
+    "I finally fixed the squeaky kitchen door.",
+    "My cousin visited from Porto for the weekend.",
+    "I started a jigsaw puzzle of a lighthouse.",
 ]
 
 
