@@ -18,7 +18,6 @@ from logicmem.routes.visible.route import asks_for_record, open_to_intent, reads
 
 # Questions for the record that the rules of asks_for_record do not read so.
 RECORD = [
-    "What are the names of my two parrots?",
     "Who drives me to choir practice on Wednesdays?",
     "Who looks after my cat when I travel?",
     "What are the ages of my nieces?",
@@ -43,8 +42,8 @@ def test_the_examples_are_two_distinct_sets() -> None:
 @pytest.mark.parametrize(
     ("query", "open_"),
     [
-        ("What are the names of my two parrots?", True),
-        ("what are the names of my goldfish", True),  # typed as chat types it
+        ("Who looks after my cat when I travel?", True),
+        ("who looks after my cat when i travel", True),  # typed as chat types it
         ("i need a birthday present for my sister", False),  # not a question
         ("who feeds our rabbits when we're away?", True),  # "we", as chat types it
         ("Why is the sky blue?", False),  # not about the speaker

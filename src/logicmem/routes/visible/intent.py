@@ -1,12 +1,12 @@
 """Does a question ask for the user's record, or for advice? A learned reading beside the
 rules of ``route.asks_for_record``.
 
-A question for the record ("What are the names of my goldfish?", "Who drove me to the
+A question for the record ("What are the ages of my nieces?", "Who drove me to the
 airport in March?") asks for evidence that the semantic route finds; a request for advice
 ("What should I cook for my in-laws?") is where a standing constraint decides the answer.
 The rules read a question by its grammar: an auxiliary of the past before the speaker, a
 question word before "my" and a verb of being, and so on. Phrasings they do not list
-("What are the names of ...", "Who supports me when ...", a question typed loosely) were
+("What are the ages of ...", "Who looks after ... when ...", a question typed loosely) were
 read as requests for advice, and the constraints the route then put in view took slots
 from the evidence.
 
