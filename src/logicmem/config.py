@@ -160,7 +160,7 @@ class VisibilitySettings(_Section):
     one for the record is read so when the learned intent model
     (``routes/visible/intent.py``) gives it at least this probability; 1.0: the rules
     alone. 0.7 was chosen by 5-fold cross-validation on the model's own examples, before
-    any benchmark run: the most record questions read so (0.82 by the rules, 0.90 with
+    any benchmark run: the most record questions read so (0.82 by the rules, 0.89 with
     the model) with no request for advice read so that the rules do not already misread."""
     max_windows: int = Field(default=4, ge=0)
     """Clauses of a multi-clause request compared with the keys besides the whole request

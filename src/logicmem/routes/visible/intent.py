@@ -17,7 +17,9 @@ from general knowledge for this model, with near pairs that share a topic and di
 intent). It is built once per process for an embedder, as the criticality classifier is
 (the examples' vectors are cached per machine). The route reads a question as one for the
 record when the rules do, or when this model's probability reaches
-``VisibilitySettings.record_intent``; a request that is not a question is never read so.
+``VisibilitySettings.record_intent``; the model judges only a question about the speaker
+with no modal of advice (``route.open_to_intent``). ``L2`` and the threshold were chosen
+together by 5-fold cross-validation on the examples alone (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from logicmem.routes.visible.criticality import Classifier, VectorCache, train_c
 from logicmem.store.base import Store
 
 EXAMPLES = "intent_examples.json"
-L2 = 0.3  # ridge penalty of the classifier (on the weighted mean loss); see RECORD_MIN
+L2 = 0.3  # ridge penalty (on the weighted mean loss), chosen with ``record_intent`` by CV
 
 
 def intent_examples() -> tuple[list[str], list[str]]:
