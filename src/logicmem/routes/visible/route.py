@@ -450,7 +450,11 @@ def open_to_intent(query: str) -> bool:
     speaker (a first-person word in it; "Why is the sky blue?" asks for neither), with no
     modal of advice ("Can you get me tickets for Friday?", "Which house should we see
     first?"), as the rules read those too."""
-    asked = asked_sentence(query)
+    return _open(asked_sentence(query), query)
+
+
+def _open(asked: str, query: str) -> bool:
+    """``open_to_intent`` of a request whose question's own sentence is ``asked``."""
     return (
         is_question(asked)
         and _SPEAKER.search(asked) is not None
@@ -466,10 +470,12 @@ def reads_as_record(env: RouteEnv, query: str) -> bool:
     if asks_for_record(query):
         return True
     threshold = env.visibility.record_intent
-    if threshold >= 1.0 or not open_to_intent(query):
+    if threshold >= 1.0:
+        return False
+    asked = asked_sentence(query)
+    if not _open(asked, query):
         return False
     model = record_intent(env.store, env.embedder)
-    asked = asked_sentence(query)
     # One sentence: the request's own vector, which the routes compute anyway.
     vector = query_vector(env, query if asked == query.strip() else asked)
     return float(model.probability(vector)[0]) >= threshold
