@@ -346,6 +346,28 @@ def test_the_old_precision_guards_still_hold() -> None:
     assert "child-preschool" not in _ids("Luna, the cat, is 5 years old.")
 
 
+def test_a_span_of_years_or_a_measure_is_no_age() -> None:
+    # A number after "is" that measures something else states no age, the user's or a
+    # child's: before, each of these read as "N year old" and took an age's entries.
+    for text in (
+        "Jo is twelve years into a nursing career.",
+        "Jo is 10 years married.",
+        "Jo is 6 feet tall.",
+        "Jo is 5 years cancer-free.",
+        "Jo's son is 4 years into piano lessons.",
+    ):
+        assert not {i for i in _ids(text) if i.startswith(("age-", "child-"))}, text
+    # The span keeps what it is a span of: sobriety is a recovery, not an age.
+    assert "recovery-alcohol" in _ids("Jo is 15 years sober.")
+    assert not {i for i in _ids("Jo is 15 years sober.") if i.startswith(("age-", "child-"))}
+    # Ages said any common way still are ages.
+    assert "age-under-18" in _ids("Jo is 15 years old.")
+    assert "age-under-18" in _ids("Jo is sixteen.")
+    assert "child-preschool" in _ids("Jo's daughter is 5.")
+    assert "child-preschool" in _ids("Jo's son is five years of age.")
+    assert "age-older-adult-falls" in _ids("Jo is 80 years young and lives alone.")
+
+
 def test_fact_patterns_read_as_sentences_about_the_prototype_subject() -> None:
     assert fact_sentence("takes warfarin", "medication") == "Sam takes warfarin."
     assert fact_sentence("coumadin", "medication") == "Sam takes coumadin."

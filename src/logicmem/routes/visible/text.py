@@ -169,10 +169,21 @@ _TENS_RE, _UNIT_RE = "|".join(_TENS), "|".join(_UNITS[1:10])
 _NUMBER_WORD = re.compile(
     rf"\b(?:({_TENS_RE})(?:[- ]({_UNIT_RE}))?|({'|'.join(reversed(_UNITS))}))\b"
 )
+# What a number after "is" measures when it is not an age: a unit ("is 6 feet tall", "is
+# 40 minutes from the hospital", "is 2 hours late") or a span of years that goes on to what
+# it is a span of ("is 15 years sober", "is 20 years into a teaching career", "is 5 years
+# cancer-free"), where "years old" and "years of age" state an age.
+_MEASURE = (
+    r"%|percent\b|dollars?\b|bucks\b|euros?\b|cents?\b|grand\b|k\b|"
+    r"seconds?\b|secs?\b|minutes?\b|mins?\b|hours?\b|hrs?\b|days?\b|weeks?\b|months?\b|"
+    r"miles?\b|km\b|kilomet(?:er|re)s?\b|met(?:er|re)s?\b|feet\b|foot\b|ft\b|inch(?:es)?\b|"
+    r"cm\b|pounds?\b|lbs?\b|kg\b|kilos?\b|stone\b|grams?\b|ounces?\b|oz\b|degrees?\b|"
+    r"times\b|points?\b|of\b|and a half|x\b|am\b|pm\b|"
+    r"(?:years?|yrs?)\s+(?!old\b|young\b|of\s+age\b)[a-z]"
+)
 _AGE = re.compile(
     r"\b(?:i'm|i am|is|am|turning|turned|turns|aged|age)\s+(?:now\s+|only\s+|just\s+)?"
-    r"(\d{1,3})\b(?!\s*(?:%|percent|dollars|minutes|hours|miles|pounds|lbs|kg|km|weeks|"
-    r"months|days|times|of|and a half|x\b|am\b|pm\b))"
+    rf"(\d{{1,3}})\b(?!\s*(?:{_MEASURE}))"
 )
 # Ages of animals are chatted about as often as children's ("Luna, the cat, is 5").
 ANIMALS = re.compile(
