@@ -368,6 +368,35 @@ def test_a_span_of_years_or_a_measure_is_no_age() -> None:
     assert "age-older-adult-falls" in _ids("Jo is 80 years young and lives alone.")
 
 
+def _ages(text: str) -> set[str]:
+    return {i for i in _ids(text) if i.startswith(("age-", "child-"))}
+
+
+def test_an_age_is_a_persons_only_when_said_of_a_person() -> None:
+    # A thing's or an animal's age is no child's and no user's: before, each of these took
+    # the entries of a child or of an older adult.
+    for text in (
+        "Jo's laptop is 5 years old.",
+        "Jo's car is 16 years old.",
+        "Jo drives a 15-year-old pickup.",
+        "The roof on Jo's house is 20 years old.",
+        "Pepper, our beagle, is 12.",
+        "Jo adopted a 3-year-old greyhound.",
+    ):
+        assert not _ages(text), text
+    # An animal named elsewhere in the sentence no longer hides a child's or the user's age.
+    assert "child-preschool" in _ids("Jo's son is 4 and adores the dog.")
+    assert "child-school-age" in _ids("Jo's daughter is 7 and begs for a kitten.")
+    assert "child-preschool" in _ids("Jo has a 4-year-old and a dog.")
+    assert "age-older-adult-falls" in _ids("Jo is 80 and has two cats.")
+    # The person an age is said of, however named.
+    assert "child-preschool" in _ids("Our youngest is 4.")
+    assert "child-preschool" in _ids("Jo has a 4-year-old daughter.")
+    assert "child-preschool" in _ids("Jo's 4-year-old is obsessed with trains.")
+    assert "age-older-adult-falls" in _ids("Jo's mother-in-law is 80 and lives with them.")
+    assert "age-under-21" in _ids("Jo is 19 years old.")
+
+
 def test_fact_patterns_read_as_sentences_about_the_prototype_subject() -> None:
     assert fact_sentence("takes warfarin", "medication") == "Sam takes warfarin."
     assert fact_sentence("coumadin", "medication") == "Sam takes coumadin."

@@ -51,7 +51,8 @@ Whichever way, a match is refused when what it states does not hold for the spea
   ("a documentary about long-haul truckers"); a modifier of another noun ("a flu shot", "a
   cold brew", "a vegan burger"), or a part of a hyphenated one ("a no-spray yard", "a
   peanut-free school"); an open future ("a half marathon someday");
-- an animal's age for a child's ("Luna, the cat, is 5"), and a pattern of numbers only.
+- an animal's or a thing's age for a person's ("Luna, the cat, is 5", "Sam's laptop is 5
+  years old": ``text.person_ages``), and a pattern of numbers only.
 
 Where two entries of one type match and one match's content words lie inside the other's,
 the wider match wins ("type 1 diabetes" is not also "diabetic", a type 2 entry).
@@ -74,7 +75,6 @@ from itertools import groupby
 from operator import itemgetter
 
 from logicmem.routes.visible.text import (
-    ANIMALS,
     MARKERS,
     OTHER_PEOPLE_WORDS,
     FactText,
@@ -591,7 +591,7 @@ class KnowledgeBase:
         read = fact_text(text)
         present = frozenset(read.words)
         found: list[tuple[Entry, str, frozenset[int]]] = []
-        for entry, candidates in self._candidates(text, present):
+        for entry, candidates in self._index.candidates(present):
             best: tuple[str, frozenset[int]] | None = None
             for pattern in candidates:
                 at = match_at(read, pattern, present)
@@ -608,18 +608,6 @@ class KnowledgeBase:
             if not any(at < other and e.type == entry.type for e, _, other in found)
         ]
 
-    def _candidates(
-        self, text: str, present: frozenset[str]
-    ) -> Iterator[tuple[Entry, list[Pattern]]]:
-        """``_PatternIndex.candidates``, less a child's age where an animal's is meant:
-        "Luna, the cat, is 5 years old"."""
-        animal = ANIMALS.search(text.lower()) is not None
-        for entry, candidates in self._index.candidates(present):
-            if animal:
-                candidates = [p for p in candidates if not {"year", "old"} <= set(p.words)]
-            if candidates:
-                yield entry, candidates
-
     def refused_facts(self, text: str) -> list[tuple[Entry, str, str]]:
         """Entries whose fact ``text`` states only as not holding for the speaker (negated,
         hypothetical, over, or someone else's: a ``NEAR_MISS`` reason of ``_refusal``) and
@@ -628,7 +616,7 @@ class KnowledgeBase:
         read = fact_text(text)
         present = frozenset(read.words)
         out: list[tuple[Entry, str, str]] = []
-        for entry, candidates in self._candidates(text, present):
+        for entry, candidates in self._index.candidates(present):
             first: tuple[str, str] | None = None
             holds = False
             for pattern in candidates:

@@ -192,6 +192,93 @@ ANIMALS = re.compile(
     r"snakes?|lizards?|geckos?|ferrets?|goats?|chickens?)\b"
 )
 
+# Whose an age is: a person's ("Sam's son is 4", "Sam is 80", "a 4-year-old and a baby"),
+# or an animal's or a thing's ("Luna, the cat, is 5", "Sam's laptop is 5 years old", "a
+# 15-year-old pickup"), which no entry for a person's age may read. Decided per mention,
+# by the noun the age is said of: a word after a possessive or an article is a thing unless
+# it names a person. Only these words name one; a bare name or a pronoun is a person.
+_PERSONS = word_set(
+    "i me he she we they you who whom son daughter kid child children baby toddler infant "
+    "newborn boy girl twin teen teenager youngest oldest eldest middle firstborn one ones "
+    "little husband wife partner spouse fiance fiancee boyfriend girlfriend mom mother mum "
+    "mommy mama dad father daddy papa parent grandma grandmother grandpa grandfather "
+    "granddad grandad nana granny grandparent grandson granddaughter grandchild grandkid "
+    "brother sister sibling stepson stepdaughter stepmom stepmother stepdad stepfather "
+    "niece nephew cousin aunt uncle law godson goddaughter man woman guy lady person "
+    "friend roommate neighbor neighbour boss coworker colleague client patient student self"
+)
+_OWNERS = word_set("the a an my our your his her their its this that these those")
+_ARTICLES = word_set("a an the this that")
+_THINGS = word_set("it this that which")
+# Words after "a 4-year-old" that leave it standing for a child: "a 4-year-old and a baby".
+_AFTER_A_PERSON = word_set(
+    "and or but who whose that which is was are has had have at in on with to for of from by "
+    "since because so yet"
+)
+_AUXILIARIES = word_set("is am are was were be been being just now only still 'm 's")
+_SAID_OF = re.compile(
+    r"\b(?:i'm|i am|is|am|turning|turned|turns|aged|age)\s+(?:now\s+|only\s+|just\s+)?$"
+)
+_YEARS_OLD = re.compile(r"\b(\d{1,3})(?:\s*-\s*|\s+)(?:years?|yrs?)(?:\s*-\s*|\s+)old\b")
+
+
+def _person(word: str) -> bool:
+    """Whether a noun names a person (``_PERSONS``, or its plural: "sons", "twins")."""
+    return word in _PERSONS or (word.endswith("s") and word[:-1] in _PERSONS)
+
+
+def _said_of_a_thing(before: str) -> bool:
+    """Whether the age a clause goes on to state ("... is 5") is an animal's or a thing's,
+    judged by the last words of the clause before its verb (``before``)."""
+    clause = re.split(r"[.;!?]", before)[-1]
+    words = [w for w in re.findall(r"[a-z0-9']+", clause) if w not in _AUXILIARIES]
+    if not words:
+        return False
+    word = words[-1].removesuffix("'s")
+    if ANIMALS.fullmatch(word) or word in _THINGS:
+        return True
+    owned = len(words) > 1 and (words[-2] in _OWNERS or words[-2].endswith("'s"))
+    return owned and not _person(word)
+
+
+def _thing_aged(text: str, m: re.Match[str]) -> bool:
+    """Whether the "N years old" or "N-year-old" at ``m`` is an animal's or a thing's."""
+    before = text[: m.start()]
+    verb = _SAID_OF.search(before)
+    if verb:
+        return _said_of_a_thing(before[: verb.start()])
+    after = re.match(r"\s*([a-z]+)", text[m.end() :])
+    noun = after.group(1) if after else ""
+    if not noun or _person(noun) or noun in _AFTER_A_PERSON:
+        return False
+    if ANIMALS.fullmatch(noun):
+        return True
+    det = re.findall(r"[a-z']+", before)[-1:]
+    return bool(det) and det[0] in _ARTICLES
+
+
+def person_ages(text: str) -> str:
+    """``text`` (folded) with each age stated of a person also as "N year old" ("Sam is
+    20" -> "... 20 20 year old", as patterns are read), and each age of an animal or a thing
+    without its "old" ("Sam's car is 16 years old" -> "... 16 years"), so that neither a
+    child's nor an adult's age entry reads it (see ``_said_of_a_thing``)."""
+    text = _YEARS_OLD.sub(
+        lambda m: (
+            m.group(0)[: m.group(0).rindex("old")].rstrip(" -")
+            if _thing_aged(text, m)
+            else m.group(0)
+        ),
+        text,
+    )
+    return _AGE.sub(
+        lambda m: (
+            m.group(0)
+            if _said_of_a_thing(text[: m.start()])
+            else f"{m.group(0)} {m.group(1)} year old"
+        ),
+        text,
+    )
+
 
 def _digits(match: re.Match[str]) -> str:
     tens, unit, single = match.groups()
@@ -473,8 +560,7 @@ _MULLING = re.compile(
 def fact_text(text: str) -> FactText:
     """Read ``text`` for fact matching (see ``fact_tokens`` for the words)."""
     text = _NUMBER_WORD.sub(_digits, fold(text))
-    if not ANIMALS.search(text):
-        text = _AGE.sub(lambda m: f"{m.group(0)} {m.group(1)} year old", text)
+    text = person_ages(text)
     text = re.sub(r"\bused to\b", "formerly", text)
     text = _MULLING.sub("considering ", text)
     # "works as a nurse" states what "is a nurse" does; "worked as" what "was" does.
@@ -556,8 +642,9 @@ def fact_tokens(text: str) -> tuple[str, ...]:
     """Word lemmas for matching a stated fact against knowledge patterns, whoever says it:
     subject pronouns dropped, possessives and *have* as ``poss``, forms of *be* as one word,
     past *be* and *have* as their own words, negated auxiliaries split ("can't" -> can
-    not), "used to" as ``formerly``; number words as digits; an age stated any common way
-    ("turning three", "is 20", "twenty years old") also as "N year old"; hyphenated words
+    not), "used to" as ``formerly``; number words as digits; a person's age stated any common
+    way ("turning three", "is 20", "twenty years old") also as "N year old", and an
+    animal's or a thing's without its "old" (``person_ages``); hyphenated words
     split ("two-seater"); every word through ``lemma``."""
     return fact_text(text).words
 
