@@ -1,0 +1,111 @@
+"""Whose number is it: a person's age, or a thing's, an animal's, a span or a measure?
+
+An age is one of the standing facts that most change advice (a toddler in the house, a
+user of 80), and a number read as one where none is meant plants a wrong constraint: a
+laptop of 5 years is no preschooler, 15 years sober is no teenager. This script writes
+each sentence of ``benchmarks/data/ages_eval.jsonl`` (see its README section) through the
+library's write path, one user per sentence, and reports how often the memory is typed an
+age or a child constraint (``ctype`` ``age`` or ``child``), per kind of number: for a
+person's age, how often it is read (recall); for the rest, how often it is misread.
+Runs offline on the embedded defaults. Run:
+
+    .venv/bin/python benchmarks/ages.py [--data FILE] [--misses] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from logicmem import Memory
+from logicmem.errors import InputError
+from logicmem.io.formats import iter_jsonl
+from logicmem.routes.visible.repo import VisibleRepository
+from logicmem.types import Scope
+
+HERE = Path(__file__).resolve().parent
+WHOSE = ("self", "child", "parent", "other_household", "thing", "animal", "span", "measure")
+AGE_TYPES = frozenset(["age", "child"])
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    """The rows, checked: exits with status 2 naming the line of a malformed one."""
+    rows = []
+    try:
+        for number, row in iter_jsonl(path):
+            ok = (
+                isinstance(row.get("text"), str)
+                and row["text"].strip()
+                and isinstance(row.get("is_age"), bool)
+                and row.get("whose") in WHOSE
+            )
+            if not ok:
+                sys.exit(f"{path}:{number}: needs text, is_age (true/false) and whose {WHOSE}")
+            rows.append(row)
+    except InputError as exc:
+        sys.exit(f"{exc}")
+    return rows
+
+
+def typed(rows: list[dict[str, Any]]) -> list[bool]:
+    """Per row, whether the write path types its memory an age or a child constraint."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    out = []
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Memory(Path(tmp) / "ages.db", config={"llm": {"provider": "none"}}) as mem,
+    ):
+        repo = VisibleRepository.of(mem.store)
+        for i, row in enumerate(rows):
+            user = f"user-{i}"
+            mem.add({"role": "user", "content": row["text"]}, user_id=user)
+            found = repo.critical_memories(Scope(user))
+            out.append(any(c.ctype in AGE_TYPES for c in found))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=HERE / "data" / "ages_eval.jsonl")
+    parser.add_argument("--misses", action="store_true", help="print the rows read wrong")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rows = load(args.data)
+    read = typed(rows)
+    per: dict[str, dict[str, int]] = {}
+    for row, hit in zip(rows, read, strict=True):
+        cell = per.setdefault(row["whose"], {"n": 0, "typed": 0})
+        cell["n"] += 1
+        cell["typed"] += int(hit)
+    ages = [hit for row, hit in zip(rows, read, strict=True) if row["is_age"]]
+    others = [hit for row, hit in zip(rows, read, strict=True) if not row["is_age"]]
+    summary = {
+        "ages_read": sum(ages),
+        "ages": len(ages),
+        "others_misread": sum(others),
+        "others": len(others),
+        "per_kind": per,
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return
+    print(f"{args.data.name}: {len(rows)} sentences")
+    print(f"a person's age typed age/child: {sum(ages)} of {len(ages)}")
+    print(f"another number typed age/child: {sum(others)} of {len(others)}")
+    print("| kind | n | typed age/child |\n|---|---|---|")
+    for kind in WHOSE:
+        if kind in per:
+            print(f"| {kind} | {per[kind]['n']} | {per[kind]['typed']} |")
+    if args.misses:
+        for row, hit in zip(rows, read, strict=True):
+            if hit != row["is_age"]:
+                print(("missed: " if row["is_age"] else "misread: ") + row["text"])
+
+
+if __name__ == "__main__":
+    main()
