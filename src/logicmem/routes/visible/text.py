@@ -181,10 +181,9 @@ _MEASURE = (
     r"times\b|points?\b|of\b|and a half|x\b|am\b|pm\b|"
     r"(?:years?|yrs?)\s+(?!old\b|young\b|of\s+age\b)[a-z]"
 )
-_AGE = re.compile(
-    r"\b(?:i'm|i am|is|am|turning|turned|turns|aged|age)\s+(?:now\s+|only\s+|just\s+)?"
-    rf"(\d{{1,3}})\b(?!\s*(?:{_MEASURE}))"
-)
+# The verb an age is said with ("is 20", "turned 65", "aged 4").
+_AGE_VERB = r"\b(?:i'm|i am|is|am|turning|turned|turns|aged|age)\s+(?:now\s+|only\s+|just\s+)?"
+_AGE = re.compile(rf"{_AGE_VERB}(\d{{1,3}})\b(?!\s*(?:{_MEASURE}))")
 # Ages of animals are chatted about as often as children's ("Luna, the cat, is 5").
 ANIMALS = re.compile(
     r"\b(?:cats?|kittens?|dogs?|pupp(?:y|ies)|pups?|pets?|horses?|ponies|pony|rabbits?|"
@@ -216,9 +215,7 @@ _AFTER_A_PERSON = word_set(
     "since because so yet"
 )
 _AUXILIARIES = word_set("is am are was were be been being just now only still 'm 's")
-_SAID_OF = re.compile(
-    r"\b(?:i'm|i am|is|am|turning|turned|turns|aged|age)\s+(?:now\s+|only\s+|just\s+)?$"
-)
+_SAID_OF = re.compile(_AGE_VERB + "$")
 _YEARS_OLD = re.compile(r"\b(\d{1,3})(?:\s*-\s*|\s+)(?:years?|yrs?)(?:\s*-\s*|\s+)old\b")
 
 
