@@ -368,6 +368,26 @@ def test_a_span_of_years_or_a_measure_is_no_age() -> None:
     assert "age-older-adult-falls" in _ids("Jo is 80 years young and lives alone.")
 
 
+def test_an_age_is_read_by_the_range_an_entry_lists() -> None:
+    # An entry that lists "i'm 75", "i'm 80", "82 years old" and "over 75" holds every age
+    # from 75 up, said in any of the ways a listed one is; before, only the listed numbers.
+    for text in ("Jo is 83.", "Jo turned 91 last spring.", "Jo's grandfather is 87."):
+        assert "age-older-adult-falls" in _ids(text), text
+    assert "age-under-25-renter" in _ids("Jo is 23 years old.")
+    # Outside every range, or refused as any pattern is: nothing.
+    for text in (
+        "Jo is 72.",
+        "Jo is not 83.",
+        "Jo's coworker is 83.",
+        "Jo's piano is 83 years old.",
+    ):
+        assert not {i for i in _ids(text) if i.startswith("age-older")}, text
+    ranges = {e.id: e.ages for e in load_kb().entries.values()}
+    assert ranges["age-under-21"] == (18, 20)
+    assert ranges["age-older-adult-falls"] is not None
+    assert ranges["age-older-adult-falls"][0] == 75
+
+
 def _ages(text: str) -> set[str]:
     return {i for i in _ids(text) if i.startswith(("age-", "child-"))}
 

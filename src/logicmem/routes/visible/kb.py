@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -210,6 +211,7 @@ class Entry:
     source: str
     pattern_tokens: tuple[tuple[str, ...], ...] = field(default=(), repr=False)
     compiled: tuple[Pattern, ...] = field(default=(), repr=False)
+    ages: tuple[int, int] | None = None  # ``age_range`` of its patterns
 
 
 def _in_order(words: tuple[str, ...], needle: list[str], gap: int) -> Iterator[list[int]]:
@@ -572,6 +574,7 @@ class KnowledgeBase:
                 df[situation] = df.get(situation, 0) + 1
         self._df = df
         self._index = _PatternIndex(list(self.entries.values()))
+        self._ranged = [e for e in entries if e.ages is not None]
 
     def specificity(self, situation: str) -> float:
         """1 for a situation only one entry names ("lilies"), near 0 for one that most
@@ -602,11 +605,39 @@ class KnowledgeBase:
                     best = (pattern.text, content)
             if best is not None:
                 found.append((entry, *best))
+        found.extend(self._ages_in_range(read, present, {e.id for e, _, _ in found}))
         return [
             (entry, pattern)
             for entry, pattern, at in found
             if not any(at < other and e.type == entry.type for e, _, other in found)
         ]
+
+    def _ages_in_range(
+        self, read: FactText, present: frozenset[str], matched: set[str]
+    ) -> list[tuple[Entry, str, frozenset[int]]]:
+        """The entries whose ``age_range`` holds a person's age that ``read`` states (a
+        number read as "N year old": ``text.person_ages``) but no pattern of theirs lists
+        ("Sam is 83" of an entry listing 75, 80, 85 and "over 75"), each as "N years old";
+        refused as any pattern is (negated, past, someone else's)."""
+        words = read.words
+        stated = {
+            int(words[j])
+            for j in range(len(words) - 2)
+            if words[j].isdigit() and words[j + 1 : j + 3] == ("year", "old")
+        }
+        out: list[tuple[Entry, str, frozenset[int]]] = []
+        for age in sorted(stated):
+            pattern = _aged(age)
+            for entry in self._ranged:
+                lo, hi = entry.ages or (0, -1)
+                if entry.id in matched or not lo <= age <= hi:
+                    continue
+                at = match_at(read, pattern, present)
+                if at is not None:
+                    matched.add(entry.id)
+                    content = frozenset(j for j in at if words[j] not in MARKERS)
+                    out.append((entry, pattern.text, content))
+        return out
 
     def refused_facts(self, text: str) -> list[tuple[Entry, str, str]]:
         """Entries whose fact ``text`` states only as not holding for the speaker (negated,
@@ -638,6 +669,38 @@ class KnowledgeBase:
         return [(e.id, p) for e in self.entries.values() for p in e.fact_patterns]
 
 
+# A person's age as a pattern states it on its own: "i'm 75", "turned 65", "78 years old",
+# "over 75" (``age_range``).
+_AGE_PATTERN = re.compile(
+    r"(?:i'm|i am|just turned|turned|turning|about to turn) (\d{1,3})|(\d{1,3}) years old"
+    r"|over (\d{1,3})"
+)
+_NO_AGE_ABOVE = 130
+
+
+def age_range(patterns: tuple[str, ...]) -> tuple[int, int] | None:
+    """The ages of a person an entry's patterns list, as a range: from the least to the
+    greatest ("i'm 22", "i'm 24" -> 22 to 24), with no top where one says "over N" ("i'm
+    75", "82 years old", "over 75" -> 75 and up). None where no pattern states an age on its
+    own. An age said in other words than the listed ones ("I'm 83") is read by its range."""
+    listed: list[int] = []
+    top = False
+    for pattern in patterns:
+        m = _AGE_PATTERN.fullmatch(pattern)
+        if m:
+            listed.append(int(m.group(1) or m.group(2) or m.group(3)))
+            top = top or m.group(3) is not None
+    if not listed:
+        return None
+    return min(listed), _NO_AGE_ABOVE if top else max(listed)
+
+
+@lru_cache(maxsize=256)
+def _aged(age: int) -> Pattern:
+    """A person's age as the pattern "N years old" (read as every age pattern is)."""
+    return compile_pattern(f"{age} years old")
+
+
 def _entry(row: dict[str, object]) -> Entry:
     patterns = tuple(str(p) for p in row["fact_patterns"])  # type: ignore[attr-defined]
     compiled = tuple(compile_pattern(p) for p in patterns)
@@ -651,6 +714,7 @@ def _entry(row: dict[str, object]) -> Entry:
         source=str(row.get("source", "")),
         pattern_tokens=tuple(p.words for p in compiled),
         compiled=compiled,
+        ages=age_range(patterns),
     )
 
 
