@@ -368,6 +368,18 @@ def test_a_span_of_years_or_a_measure_is_no_age() -> None:
     assert "age-older-adult-falls" in _ids("Jo is 80 years young and lives alone.")
 
 
+def test_an_age_after_a_preposition_is_a_time_of_life() -> None:
+    # "at age 15" says when something happened, "since age 6" since when: before, each read
+    # as the user's age now.
+    for text in (
+        "Jo moved to Lisbon with her aunt at age fifteen.",
+        "Jo has played the cello since age 6.",
+        "Jo learned to swim by age 5.",
+    ):
+        assert not _ages(text), text
+    assert "child-preschool" in _ids("Jo's son, aged 4, loves trains.")
+
+
 def test_an_age_is_read_by_the_range_an_entry_lists() -> None:
     # An entry that lists "i'm 75", "i'm 80", "82 years old" and "over 75" holds every age
     # from 75 up, said in any of the ways a listed one is; before, only the listed numbers.

@@ -181,8 +181,17 @@ _MEASURE = (
     r"times\b|points?\b|of\b|and a half|x\b|am\b|pm\b|"
     r"(?:years?|yrs?)\s+(?!old\b|young\b|of\s+age\b)[a-z]"
 )
-# The verb an age is said with ("is 20", "turned 65", "aged 4").
-_AGE_VERB = r"\b(?:i'm|i am|is|am|turning|turned|turns|aged|age)\s+(?:now\s+|only\s+|just\s+)?"
+# The verb an age is said with ("is 20", "turned 65", "aged 4"); not "age" after a
+# preposition, which says when something happened or applies ("at age 15", "since age 6",
+# "under age 18"), not how old anyone is now.
+_TIME_OF_LIFE = "".join(
+    rf"(?<!\b{p} )"
+    for p in sorted(word_set("at by since until till from before after around about under over"))
+)
+_AGE_VERB = (
+    rf"\b(?:i'm|i am|is|am|turning|turned|turns|aged|{_TIME_OF_LIFE}age)\s+"
+    r"(?:now\s+|only\s+|just\s+)?"
+)
 _AGE = re.compile(rf"{_AGE_VERB}(\d{{1,3}})\b(?!\s*(?:{_MEASURE}))")
 # Ages of animals are chatted about as often as children's ("Luna, the cat, is 5").
 ANIMALS = re.compile(
