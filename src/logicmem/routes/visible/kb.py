@@ -627,16 +627,19 @@ class KnowledgeBase:
         }
         out: list[tuple[Entry, str, frozenset[int]]] = []
         for age in sorted(stated):
+            holding = [
+                e
+                for e in self._ranged
+                if e.id not in matched and e.ages and e.ages[0] <= age <= e.ages[1]
+            ]
             pattern = _aged(age)
-            for entry in self._ranged:
-                lo, hi = entry.ages or (0, -1)
-                if entry.id in matched or not lo <= age <= hi:
-                    continue
-                at = match_at(read, pattern, present)
-                if at is not None:
-                    matched.add(entry.id)
-                    content = frozenset(j for j in at if words[j] not in MARKERS)
-                    out.append((entry, pattern.text, content))
+            at = match_at(read, pattern, present) if holding else None
+            if at is None:
+                continue
+            content = frozenset(j for j in at if words[j] not in MARKERS)
+            for entry in holding:
+                matched.add(entry.id)
+                out.append((entry, pattern.text, content))
         return out
 
     def refused_facts(self, text: str) -> list[tuple[Entry, str, str]]:
