@@ -368,6 +368,22 @@ def test_a_span_of_years_or_a_measure_is_no_age() -> None:
     assert "age-older-adult-falls" in _ids("Jo is 80 years young and lives alone.")
 
 
+def test_whose_age_is_read_from_the_whole_noun_phrase() -> None:
+    # The phrase after the possessive or article, not only its last word: a thing named in
+    # two words, a pet named after its species, a person named after the word for them.
+    for text in (
+        "Jo's dad's old truck is 20 years old.",
+        "The dishwasher in Jo's flat is 9 years old.",
+        "Jo's kitten Miso is 5 months old.",
+        "It's 12 years old and still runs.",
+        "Jo is 185 centimeters tall.",
+        "Jo lives 9 stories up.",
+    ):
+        assert not _ages(text), text
+    assert "child-school-age" in _ids("Jo's daughter Mia is 7.")
+    assert "child-school-age" in _ids("Jo's son, who is 8, plays chess.")
+
+
 def test_an_age_after_a_preposition_is_a_time_of_life() -> None:
     # "at age 15" says when something happened, "since age 6" since when: before, each read
     # as the user's age now.
@@ -785,3 +801,20 @@ def test_every_pattern_is_a_candidate_for_its_own_words() -> None:
                 for p in ps
             }
             assert pattern.text in offered, (entry.id, pattern.text)
+
+
+@pytest.mark.slow
+def test_the_classifier_reads_no_childs_age_into_a_things(
+    real: tuple[CriticalityAssessor, Embedder],
+) -> None:
+    # The embedding reads "12 years old" as a child's age whoever it is of; the rules know
+    # it is a bike's. Before, the bike was typed a child constraint.
+    bike, son = _assess(
+        real,
+        [
+            "Sam's bike is 12 years old but still rides well.",
+            "Sam's son is 12 and rides his bike to school.",
+        ],
+    )
+    assert not (bike.critical and bike.ctype in ("age", "child"))
+    assert son.critical and son.ctype == "child"

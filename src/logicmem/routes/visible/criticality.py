@@ -107,7 +107,12 @@ from logicmem.routes.visible.holds import GENERIC, WHY, not_standing
 from logicmem.routes.visible.kb import OTHER, PAST, POLARITY, KnowledgeBase
 from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.routes.visible.schedule import COMMITMENT, binds_now, day_keys, recurring_days, when
-from logicmem.routes.visible.text import fact_sentence, gives_advice, reports_other
+from logicmem.routes.visible.text import (
+    fact_sentence,
+    gives_advice,
+    no_persons_age,
+    reports_other,
+)
 from logicmem.routes.visible.views import view_kind
 from logicmem.store.base import Store
 
@@ -238,6 +243,8 @@ def _authored(name: str) -> dict[str, Any]:
 # The types of personal logic (``personal_logic_examples.json``): a view the user holds. Said
 # as a general statement ("Family dinners come before work"), it is still the speaker's.
 VIEWS = frozenset(["value", "goal", "reason"])
+# The types a stated age gives (``kb``'s age and child entries).
+AGES = frozenset(["age", "child"])
 
 # The authored example files: standing constraints, personal logic (values, goals,
 # reasons behind past decisions) and conversational talk, each {"critical": {type: [...]},
@@ -464,6 +471,10 @@ class CriticalityAssessor:
                 continue
             if why and ctype not in VIEWS:
                 out.append(Assessment(False, p, ctype, WHY[why]))
+                continue
+            if ctype in AGES and no_persons_age(text):
+                # "Our mattress is 11 years old" reads to the embedding like a child's age.
+                out.append(Assessment(False, p, ctype, "an age of no person (a thing's, a span)"))
                 continue
             refused = self._refused(text, ctype, linked)
             if refused:

@@ -178,6 +178,8 @@ _MEASURE = (
     r"seconds?\b|secs?\b|minutes?\b|mins?\b|hours?\b|hrs?\b|days?\b|weeks?\b|months?\b|"
     r"miles?\b|km\b|kilomet(?:er|re)s?\b|met(?:er|re)s?\b|feet\b|foot\b|ft\b|inch(?:es)?\b|"
     r"cm\b|pounds?\b|lbs?\b|kg\b|kilos?\b|stone\b|grams?\b|ounces?\b|oz\b|degrees?\b|"
+    r"centimet(?:er|re)s?\b|millimet(?:er|re)s?\b|floors?\b|stor(?:e?ys|y|ies)\b|levels?\b|"
+    r"laps?\b|reps?\b|steps?\b|blocks?\b|"
     r"times\b|points?\b|of\b|and a half|x\b|am\b|pm\b|"
     r"(?:years?|yrs?)\s+(?!old\b|young\b|of\s+age\b)[a-z]"
 )
@@ -224,8 +226,12 @@ _AFTER_A_PERSON = word_set(
     "since because so yet"
 )
 _AUXILIARIES = word_set("is am are was were be been being just now only still 'm 's")
+_REACH = 4  # words back from an age's verb to the possessive or article of its noun
 _SAID_OF = re.compile(_AGE_VERB + "$")
-_YEARS_OLD = re.compile(r"\b(\d{1,3})(?:\s*-\s*|\s+)(?:years?|yrs?)(?:\s*-\s*|\s+)old\b")
+_ITS = re.compile(r"\b(?:it|that|this|which)'s\s+(?:now\s+|only\s+|just\s+)?$")
+_YEARS_OLD = re.compile(
+    r"\b(\d{1,3})(?:\s*-\s*|\s+)(?:years?|yrs?|months?|weeks?)(?:\s*-\s*|\s+)old\b"
+)
 
 
 def _person(word: str) -> bool:
@@ -235,21 +241,30 @@ def _person(word: str) -> bool:
 
 def _said_of_a_thing(before: str) -> bool:
     """Whether the age a clause goes on to state ("... is 5") is an animal's or a thing's,
-    judged by the last words of the clause before its verb (``before``)."""
+    judged by the words of the clause before its verb (``before``): the noun phrase after
+    the nearest possessive or article within ``_REACH`` words ("our washing machine", "the
+    house Sam rents", "our puppy Luna", "my daughter Mia") is an animal's when a word of it
+    names one, a person's when a word names a person, else a thing's; without one, a lone
+    animal, "it" or "this" is no person, and a name or a pronoun is one."""
     clause = re.split(r"[.;!?]", before)[-1]
     words = [w for w in re.findall(r"[a-z0-9']+", clause) if w not in _AUXILIARIES]
     if not words:
         return False
+    for at in range(len(words) - 1, max(-1, len(words) - 1 - _REACH), -1):
+        if words[at] in _OWNERS or (words[at].endswith("'s") and at < len(words) - 1):
+            phrase = words[at + 1 :]
+            if any(ANIMALS.fullmatch(w) for w in phrase):
+                return True
+            return not any(_person(w) for w in phrase)
     word = words[-1].removesuffix("'s")
-    if ANIMALS.fullmatch(word) or word in _THINGS:
-        return True
-    owned = len(words) > 1 and (words[-2] in _OWNERS or words[-2].endswith("'s"))
-    return owned and not _person(word)
+    return bool(ANIMALS.fullmatch(word)) or word in _THINGS
 
 
 def _thing_aged(text: str, m: re.Match[str]) -> bool:
     """Whether the "N years old" or "N-year-old" at ``m`` is an animal's or a thing's."""
     before = text[: m.start()]
+    if _ITS.search(before):
+        return True  # "it's 12 years old", "that's 9 years old"
     verb = _SAID_OF.search(before)
     if verb:
         return _said_of_a_thing(before[: verb.start()])
@@ -261,6 +276,32 @@ def _thing_aged(text: str, m: re.Match[str]) -> bool:
         return True
     det = re.findall(r"[a-z']+", before)[-1:]
     return bool(det) and det[0] in _ARTICLES
+
+
+# What an age-like number after "is" measures instead ("is 170 centimeters", "is 15 years
+# sober"), and the person words that name someone in particular (not "I", "one", "a woman").
+_MEASURED = re.compile(rf"{_AGE_VERB}(\d{{1,3}})\s*(?:{_MEASURE})")
+_KIN = _PERSONS - word_set(
+    "i me he she we they you who whom one ones little middle self person man woman guy lady"
+)
+
+
+def no_persons_age(text: str) -> bool:
+    """Whether ``text`` states an age-like number only of an animal or a thing, or as a span
+    or a measure ("Our mattress is 11 years old", "I'm 170 centimeters"), and names no
+    person an age could be of: the embedding classifier reads "11 years old" as a child's."""
+    folded = _NUMBER_WORD.sub(_digits, fold(text))
+    other = bool(_MEASURED.search(folded))
+    for m in _YEARS_OLD.finditer(folded):
+        if not _thing_aged(folded, m):
+            return False
+        other = True
+    for m in _AGE.finditer(folded):
+        if not _said_of_a_thing(folded[: m.start()]):
+            return False
+        other = True
+    words = re.findall(r"[a-z]+", folded)
+    return other and not any(w in _KIN or (w.endswith("s") and w[:-1] in _KIN) for w in words)
 
 
 def person_ages(text: str) -> str:
