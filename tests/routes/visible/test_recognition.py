@@ -428,7 +428,7 @@ def test_an_age_is_a_persons_only_when_said_of_a_person() -> None:
         "Jo's car is 16 years old.",
         "Jo drives a 15-year-old pickup.",
         "The roof on Jo's house is 20 years old.",
-        "Pepper, our beagle, is 12.",
+        "Mochi, our beagle, is 12.",
         "Jo adopted a 3-year-old greyhound.",
     ):
         assert not _ages(text), text
