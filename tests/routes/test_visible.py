@@ -945,6 +945,18 @@ def test_a_recall_questions_probabilities_count_for_recall_weight(store_url: str
     assert route.propose(mem.env, own_q, scope, 10, None).probabilities == pytest.approx(own)
 
 
+@pytest.mark.parametrize("user_id", ["u-1842", "ab12cd34", "maya.r@example.com", "maya"])
+def test_a_users_facts_are_judged_whatever_their_id(store_url: str, user_id: str) -> None:
+    # A message with no speaker name is stored under the user id ("u-1842 takes warfarin").
+    # Before, the rules read such a memory with an account id for a subject as a general
+    # statement, no one's fact: a deployment with opaque ids kept no constraint at all.
+    mem = _memory(store_url)
+    for text in ("I take warfarin every evening.", "I'm allergic to peanuts."):
+        mem.add({"role": "user", "content": text}, user_id=user_id)
+    found = VisibleRepository.of(mem.store).critical_memories(Scope(user_id))
+    assert sorted(c.ctype for c in found) == ["allergy", "medication"]
+
+
 def test_the_write_path_marks_keys_borrowed_from_the_closest_entry(store_url: str) -> None:
     mem = _memory(store_url)
     indexer = VisibilityIndexer(mem.store, mem.env.embedder, lambda: None, mem.env.visibility)

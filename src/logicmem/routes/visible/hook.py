@@ -332,11 +332,11 @@ class VisibilityIndexer:
         entries = [entries[i] for i in keep]
         if not entries:
             return
-        texts = [said[e.id] for e in entries]
-        names = [aliases[e.id] for e in entries]
-        found = self.assessor.assess(
-            texts, self._neutral_vectors(scope, entries, texts, names, vectors[keep])
-        )
+        # Judged as the prototypes phrase it, the user renamed (``neutral_subject``): the
+        # rules read "u-1842 takes warfarin", with an account id for a subject, as a
+        # general statement, no one's fact.
+        texts = [neutral_subject(said[e.id], scope.user_id, aliases[e.id]) for e in entries]
+        found = self.assessor.assess(texts, self._neutral_vectors(entries, texts, vectors[keep]))
         # A capable LLM reads the question too: "Yes, shellfish" needs it.
         found = self._with_llm(scope, [e.text for e in entries], found)
         rows = []
@@ -380,23 +380,16 @@ class VisibilityIndexer:
         return names, others
 
     def _neutral_vectors(
-        self,
-        scope: Scope,
-        entries: list[MemoryEntry],
-        texts: list[str],
-        names: list[list[str]],
-        vectors: np.ndarray,
+        self, entries: list[MemoryEntry], texts: list[str], vectors: np.ndarray
     ) -> np.ndarray:
-        """The vectors of ``texts`` (the ``entries``' own words) with the user
-        (``scope.user_id`` or one of the ``names`` of each memory) renamed as in the
-        prototypes (see ``neutral_subject``); only texts that differ from the stored ones
+        """The vectors of ``texts`` (the ``entries``' own words with the user renamed as in
+        the prototypes, ``neutral_subject``); only texts that differ from the stored ones
         are embedded again."""
-        neutral = [neutral_subject(t, scope.user_id, n) for t, n in zip(texts, names, strict=True)]
-        changed = [i for i, (e, n) in enumerate(zip(entries, neutral, strict=True)) if e.text != n]
+        changed = [i for i, (e, t) in enumerate(zip(entries, texts, strict=True)) if e.text != t]
         if not changed:
             return vectors
         out = np.array(vectors, dtype=np.float32, copy=True)
-        out[changed] = self.cache.embedder.embed([neutral[i] for i in changed])
+        out[changed] = self.cache.embedder.embed([texts[i] for i in changed])
         return out
 
     def _keys(self, entry: MemoryEntry, a: Assessment) -> tuple[list[MemoryKey], np.ndarray]:
