@@ -25,12 +25,12 @@ from typing import Any
 from logicmem import Memory
 from logicmem.errors import InputError
 from logicmem.io.formats import iter_jsonl
+from logicmem.routes.visible.criticality import AGES
 from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.types import Scope
 
 HERE = Path(__file__).resolve().parent
 WHOSE = ("self", "child", "parent", "other_household", "thing", "animal", "span", "measure")
-AGE_TYPES = frozenset(["age", "child"])
 
 
 def load(path: Path) -> list[dict[str, Any]]:
@@ -65,7 +65,7 @@ def typed(rows: list[dict[str, Any]]) -> list[bool]:
             user = f"user-{i}"
             mem.add({"role": "user", "content": row["text"]}, user_id=user)
             found = repo.critical_memories(Scope(user))
-            out.append(any(c.ctype in AGE_TYPES for c in found))
+            out.append(any(c.ctype in AGES for c in found))
     return out
 
 

@@ -234,9 +234,9 @@ _YEARS_OLD = re.compile(
 )
 
 
-def _person(word: str) -> bool:
-    """Whether a noun names a person (``_PERSONS``, or its plural: "sons", "twins")."""
-    return word in _PERSONS or (word.endswith("s") and word[:-1] in _PERSONS)
+def _person(word: str, persons: frozenset[str] = _PERSONS) -> bool:
+    """Whether a noun names a person (one of ``persons``, or its plural: "sons", "twins")."""
+    return word in persons or (word.endswith("s") and word[:-1] in persons)
 
 
 def _said_of_a_thing(before: str) -> bool:
@@ -301,7 +301,7 @@ def no_persons_age(text: str) -> bool:
             return False
         other = True
     words = re.findall(r"[a-z]+", folded)
-    return other and not any(w in _KIN or (w.endswith("s") and w[:-1] in _KIN) for w in words)
+    return other and not any(_person(w, _KIN) for w in words)
 
 
 def person_ages(text: str) -> str:
