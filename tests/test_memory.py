@@ -27,6 +27,15 @@ def test_crud_history_and_scoping(memory: Memory) -> None:
     assert memory.history(chef.id, user_id="maya")[-1]["event"] == "DELETE"
 
 
+def test_a_short_health_fact_typed_out_in_full_is_stored(memory: Memory) -> None:
+    # The rule extractor dropped "I am pregnant." (and kept "I'm pregnant."): the fact
+    # that most changes advice was lost without a word.
+    for said in ("I am pregnant.", "We are vegan.", "I am 81."):
+        assert memory.add(said, user_id="maya").added, said
+    texts = sorted(m.text for m in memory.get_all(user_id="maya"))
+    assert texts == ["maya and family are vegan.", "maya is 81.", "maya is pregnant."]
+
+
 def test_delete_user_and_reset(memory: Memory) -> None:
     memory.add("I have a kitten.", user_id="maya")
     memory.add("I keep bees.", user_id="zed")

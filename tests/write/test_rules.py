@@ -228,6 +228,25 @@ def test_extractor_still_drops_what_says_nothing() -> None:
         assert RuleExtractor().extract([_turn(said)]) == [], said
 
 
+@pytest.mark.parametrize(
+    ("spelled_out", "contracted"),
+    [
+        ("I am pregnant.", "I'm pregnant."),
+        ("I am diabetic.", "I'm diabetic."),
+        ("We are vegan.", "We're vegan."),
+        ("I am 81.", "I'm 81."),
+        ("I am epileptic.", "I\u2019m epileptic."),  # the apostrophe a phone types
+        ("I do not drive.", "I don't drive."),
+    ],
+)
+def test_a_short_statement_is_kept_however_it_is_typed(spelled_out: str, contracted: str) -> None:
+    # "I'm pregnant" was kept and "I am pregnant" dropped: the contraction counted as a
+    # content word and its spelled-out parts as two stopwords.
+    for said in (contracted, spelled_out):
+        assert len(RuleExtractor().extract([_turn(said)])) == 1, said
+    assert RuleExtractor().extract([_turn("I am here.")]) == []  # still says nothing
+
+
 def test_extractor_keeps_statements_and_drops_small_talk_and_questions() -> None:
     turn = _turn(
         "Hey! How are you? I'm allergic to tree nuts. That's awesome! "

@@ -179,9 +179,29 @@ _RELATIVE = [
 ]
 
 
+# A subject and its verb spelled out, read as their contraction: "I am vegan" counts as
+# "I'm vegan" does (a contraction is one word, not a stopword; its two parts are two
+# stopwords), so a statement is kept or dropped however it is typed.
+_SPELLED_OUT = re.compile(
+    r"\b(?:(i)\s+(am)|(we|you|they)\s+(are)|(he|she|it|that|there|what)\s+(is)|"
+    r"(i|we|you|they)\s+(have|will|would)|"
+    r"(do|does|did|is|are|was|were|have|has|had|can|could|should|would)\s+(not)|"
+    r"(will)\s+(not))\b"
+)
+_CONTRACTED = {"am": "'m", "are": "'re", "is": "'s", "have": "'ve", "will": "'ll",
+               "would": "'d", "not": "n't"}  # fmt: skip
+
+
+def _contracted(match: re.Match[str]) -> str:
+    subject, verb = (part for part in match.groups() if part)
+    return {"will": "won't", "can": "can't"}.get(subject) or subject + _CONTRACTED[verb]
+
+
 def content_words(text: str) -> list[str]:
-    """The words that carry content, numbers included ("My son is 4")."""
-    return [w for w in re.findall(r"[a-z][a-z'-]*|\d[\w.'-]*", text.lower()) if w not in STOPWORDS]
+    """The words that carry content, numbers included ("My son is 4"); a subject and verb
+    spelled out count as their contraction ("I am 34" as "I'm 34")."""
+    text = _SPELLED_OUT.sub(_contracted, text.lower().replace("\u2019", "'"))
+    return [w for w in re.findall(r"[a-z][a-z'-]*|\d[\w.'-]*", text) if w not in STOPWORDS]
 
 
 def date_hint(sentence: str, said_at: str | None) -> str:
