@@ -36,6 +36,12 @@ def test_a_short_health_fact_typed_out_in_full_is_stored(memory: Memory) -> None
     assert texts == ["maya and family are vegan.", "maya is 81.", "maya is pregnant."]
 
 
+def test_a_fact_said_in_a_fragment_is_stored(memory: Memory) -> None:
+    for said in ("On warfarin.", "Allergic to penicillin."):
+        assert memory.add(said, user_id="maya").added, said
+    assert len(memory.get_all(user_id="maya")) == 2
+
+
 def test_delete_user_and_reset(memory: Memory) -> None:
     memory.add("I have a kitten.", user_id="maya")
     memory.add("I keep bees.", user_id="zed")

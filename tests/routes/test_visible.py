@@ -251,6 +251,23 @@ def test_criticality_from_the_knowledge_resource(store_url: str) -> None:
     assert all(r.source == "kb" and r.reason.startswith("states") for r in rows.values())
 
 
+def test_a_family_members_fact_said_in_few_words_is_theirs(store_url: str) -> None:
+    """ "Mom is diabetic." was too short to keep, and written "maya said: Mom ..." it was
+    no member's. Kept as "maya's mom ...", it comes into view for a request about her."""
+    mem = _memory(store_url)
+    _add(mem, "Mom is diabetic.", "On warfarin.", *ORDINARY)
+    texts = {m.id: m.text for m in mem.get_all(user_id="maya")}
+    assert {"maya's mom is diabetic.", "maya said: On warfarin."} <= set(texts.values())
+    rows = VisibleRepository.of(mem.store).critical_memories(Scope("maya"))
+    assert {texts[r.memory_id]: r.ctype for r in rows} == {
+        "maya's mom is diabetic.": "condition",
+        "maya said: On warfarin.": "medication",
+    }
+    ctx = mem.context("What should I bake for Mom's birthday?", user_id="maya", k=4)
+    (mom,) = [item for item in ctx.items if "mom is diabetic" in item.text]
+    assert mom.route == "visible" and "the request is about their mother" in mom.reason
+
+
 def test_a_user_whose_id_is_not_their_name(store_url: str) -> None:
     """An account id ("u-1842") with turns spoken as "Omar": the memories name Omar, and
     they are still the user's own constraints; another speaker's are not."""

@@ -8,6 +8,7 @@ from logicmem.write.rules import (
     date_hint,
     own_words,
     split_sentences,
+    states_a_standing_fact,
 )
 from logicmem.write.supersede import conflicts, measures, slots_of
 
@@ -245,6 +246,31 @@ def test_a_short_statement_is_kept_however_it_is_typed(spelled_out: str, contrac
     for said in (contracted, spelled_out):
         assert len(RuleExtractor().extract([_turn(said)])) == 1, said
     assert RuleExtractor().extract([_turn("I am here.")]) == []  # still says nothing
+
+
+def test_a_short_sentence_that_states_a_standing_fact_is_kept() -> None:
+    # Chat answers in fragments ("Any allergies?" "Allergic to penicillin."): too short for
+    # the word count, and the fact that decides advice.
+    extractor = RuleExtractor(states_a_fact=states_a_standing_fact)
+    for said in ("Allergic to penicillin.", "On warfarin.", "Celiac.", "Keto."):
+        assert [c.text for c in extractor.extract([_turn(said)])] == [f"Maya said: {said}"]
+        assert RuleExtractor().extract([_turn(said)]) == [], said  # the count alone
+    for said in ("Sounds good.", "Same here.", "Not yet.", "See you soon.", "No worries."):
+        assert extractor.extract([_turn(said)]) == [], said
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Mom is diabetic.", "Maya's mom is diabetic."),
+        ("Grandpa's on blood thinners now.", "Maya's grandpa's on blood thinners now."),
+        ("Dad and I are vegetarian.", "Maya's dad and Maya are vegetarian."),
+        ("Mom, you have to see the garden.", "Maya said: Mom, you have to see the garden."),
+    ],
+)  # fmt: skip
+def test_family_called_as_the_speaker_calls_them_are_the_speakers(said: str, kept: str) -> None:
+    extractor = RuleExtractor(states_a_fact=states_a_standing_fact)
+    assert [c.text for c in extractor.extract([_turn(said)])] == [kept]
 
 
 def test_extractor_keeps_statements_and_drops_small_talk_and_questions() -> None:

@@ -11,6 +11,36 @@ from __future__ import annotations
 
 import re
 
+# The forms of address that name a member of the speaker's family without "my" ("Mom is
+# diabetic", "surprise Mom", "Grandpa's birthday"): used as names, they are still the
+# speaker's own family.
+ADDRESS_WORDS = (
+    "mom",
+    "mum",
+    "mommy",
+    "mama",
+    "dad",
+    "daddy",
+    "papa",
+    "grandma",
+    "grandpa",
+    "granny",
+)
+# A sentence whose subject is one of them ("Mom is diabetic.", "Grandpa's on warfarin."),
+# not one that calls to them ("Mom, look!").
+_ADDRESSED_SUBJECT = re.compile(rf"^(?i:({'|'.join(ADDRESS_WORDS)}))\b(?=(?:'s)?\s)")
+
+
+def household_subject(sentence: str, name: str) -> str | None:
+    """``sentence`` with its subject, a family member called by a form of address, written
+    as ``name``'s ("Mom is diabetic." said by Maya -> "Maya's mom is diabetic."); None when
+    its subject is not one."""
+    found = _ADDRESSED_SUBJECT.match(sentence)
+    if found is None:
+        return None
+    return f"{name}'s {found.group(1).lower()}{sentence[found.end() :]}"
+
+
 _CONTRACTIONS = [
     (r"\bI'[mM]\b|\bI am\b", "{N} is"),
     (r"\bI've\b|\bI have\b", "{N} has"),

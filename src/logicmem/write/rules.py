@@ -26,7 +26,12 @@ from logicmem.config import ExtractSettings
 from logicmem.models.llm.base import LLM
 from logicmem.types import Turn
 from logicmem.write.base import Candidate, Extractor, subject_of
-from logicmem.write.person import capital_i, is_first_person, to_third_person
+from logicmem.write.person import (
+    capital_i,
+    household_subject,
+    is_first_person,
+    to_third_person,
+)
 
 STOPWORDS = frozenset(
     [
@@ -413,9 +418,18 @@ def own_words(text: str) -> str:
 class RuleExtractor(Extractor):
     name = "rules"
 
-    def __init__(self, min_words: int = 3, join_max_words: int = 60) -> None:
+    def __init__(
+        self,
+        min_words: int = 3,
+        join_max_words: int = 60,
+        states_a_fact: Callable[[str], bool] | None = None,
+    ) -> None:
         self.min_words = min_words
         self.join_max_words = join_max_words
+        # Whether a sentence states a standing fact (the knowledge resource's patterns):
+        # such a sentence is kept however short ("Allergic to penicillin.", "On warfarin.",
+        # "Mom is diabetic."), since it is the memory that decides advice.
+        self.states_a_fact = states_a_fact
 
     def joins(self, sentence: str, thought: list[str]) -> bool:
         """Whether ``sentence`` goes with the thought before it (kept sentences of the same
@@ -445,8 +459,10 @@ class RuleExtractor(Extractor):
         words = content_words(sentence)
         if is_first_person(sentence):
             # "I have a cat." is short and decisive; "I know!" is not.
-            return len(words) >= 2
-        return len(words) >= self.min_words and not small_talk(sentence)
+            long_enough = len(words) >= 2
+        else:
+            long_enough = len(words) >= self.min_words and not small_talk(sentence)
+        return long_enough or (self.states_a_fact is not None and self.states_a_fact(sentence))
 
     def extract(self, turns: list[Turn]) -> list[Candidate]:
         out = []
@@ -480,12 +496,29 @@ class RuleExtractor(Extractor):
 
     @staticmethod
     def _said(sentence: str, name: str, first: bool) -> str:
-        """A sentence in the third person; the thought's first says who said it."""
+        """A sentence in the third person; the thought's first says who said it, unless
+        its subject is the speaker's family called as they call them ("Mom is diabetic."
+        -> "Maya's mom is diabetic.")."""
+        sentence = household_subject(sentence, name) or sentence
         if is_first_person(sentence):
             return to_third_person(sentence, name)
+        if sentence.startswith(f"{name}'s "):
+            return sentence
         return f"{name} said: {sentence}" if first else sentence
+
+
+def states_a_standing_fact(sentence: str) -> bool:
+    """Whether the shipped knowledge resource reads a standing fact in ``sentence`` (its
+    fact patterns, as the visibility route reads a memory; read on first use)."""
+    from logicmem.routes.visible.kb import load_kb
+
+    return bool(load_kb().match_facts(sentence))
 
 
 def from_settings(settings: ExtractSettings, llm: Callable[[], LLM | None]) -> RuleExtractor:
     """The ``rules`` extractor of ``EXTRACTORS`` (needs no model)."""
-    return RuleExtractor(min_words=settings.min_words, join_max_words=settings.join_max_words)
+    return RuleExtractor(
+        min_words=settings.min_words,
+        join_max_words=settings.join_max_words,
+        states_a_fact=states_a_standing_fact,
+    )

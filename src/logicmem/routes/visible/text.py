@@ -23,7 +23,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from logicmem.write.person import is_first_person
+from logicmem.write.person import ADDRESS_WORDS, is_first_person
 from logicmem.write.rules import MONTHS, WEEKDAYS, reported
 
 _DROP = frozenset(
@@ -1104,20 +1104,6 @@ _MEMBER_MODIFIER = (
 _MEMBER_SUBJECT = re.compile(
     rf"^(?:[A-Z][\w-]*'s|my|our)\s+{_MEMBER_MODIFIER}*(?P<member>{_MEMBER})\b(?!-)",
     re.IGNORECASE,
-)
-# The forms of address that name a member without "my" ("surprise Mom", "Grandpa's
-# birthday"): used as names, they are still the user's own family.
-ADDRESS_WORDS = (
-    "mom",
-    "mum",
-    "mommy",
-    "mama",
-    "dad",
-    "daddy",
-    "papa",
-    "grandma",
-    "grandpa",
-    "granny",
 )
 _MEMBER_NAMED = re.compile(
     rf"\b(?:my|our|the|his|her|their)\s+{_MEMBER_MODIFIER}*(?P<member>{_MEMBER})\b(?!-)"
