@@ -1,0 +1,111 @@
+"""Is a fact said in a few words kept? Short chat messages, written through the write path.
+
+People tell an assistant what matters in very few words, and in many spellings: "I am
+lactose intolerant.", "i'm on insulin", "Allergic to latex.", "Meds: lisinopril.", "Dad
+uses a cane." A message the extractor drops is lost to every route, and the fact that
+decides advice is the one most often said this briefly. This script writes each message
+of ``benchmarks/data/short_facts.jsonl`` (see its README section) through the library's
+write path, one user per message and no LLM (the rule extractor), and reports, per class
+and per form of the message:
+
+- ``stored``: a memory was written for it;
+- ``typed``: the memory was judged a standing constraint (any type).
+
+For a message that states a standing fact both should hold; for small talk, ``typed`` is a
+false alarm (``stored`` is not: a passing mood is still something said). Runs offline on
+the embedded defaults. Run:
+
+    .venv/bin/python benchmarks/short_facts.py [--data FILE] [--misses] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from logicmem import Memory
+from logicmem.errors import InputError
+from logicmem.io.formats import iter_jsonl
+from logicmem.routes.visible.repo import VisibleRepository
+from logicmem.types import Scope
+
+HERE = Path(__file__).resolve().parent
+FORMS = ("spelled_out", "contracted", "chat", "fragment", "label", "family_address")
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    """The rows, checked: exits with status 2 naming the line of a malformed one."""
+    rows = []
+    try:
+        for number, row in iter_jsonl(path):
+            ok = (
+                isinstance(row.get("text"), str)
+                and row["text"].strip()
+                and isinstance(row.get("states_fact"), bool)
+                and row.get("form") in FORMS
+            )
+            if not ok:
+                sys.exit(f"{path}:{number}: needs text, states_fact (true/false) and form {FORMS}")
+            rows.append(row)
+    except InputError as exc:
+        sys.exit(f"{exc}")
+    return rows
+
+
+def written(rows: list[dict[str, Any]]) -> list[tuple[bool, bool]]:
+    """Per row, (a memory was stored, it was judged a standing constraint)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    out = []
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Memory(Path(tmp) / "short.db", config={"llm": {"provider": "none"}}) as mem,
+    ):
+        repo = VisibleRepository.of(mem.store)
+        for i, row in enumerate(rows):
+            user = f"user-{i}"
+            added = mem.add({"role": "user", "content": row["text"]}, user_id=user).added
+            out.append((bool(added), bool(repo.critical_memories(Scope(user)))))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=HERE / "data" / "short_facts.jsonl")
+    parser.add_argument("--misses", action="store_true", help="print the rows read wrong")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rows = load(args.data)
+    results = written(rows)
+    table: dict[str, dict[str, dict[str, int]]] = {}
+    for row, (stored, typed) in zip(rows, results, strict=True):
+        side = "facts" if row["states_fact"] else "small_talk"
+        for form in (row["form"], "all"):
+            cell = table.setdefault(side, {}).setdefault(form, {"n": 0, "stored": 0, "typed": 0})
+            cell["n"] += 1
+            cell["stored"] += int(stored)
+            cell["typed"] += int(typed)
+    if args.json:
+        print(json.dumps(table, indent=2))
+        return
+    print(f"{args.data.name}: {len(rows)} messages")
+    print("| class | form | n | stored | typed a standing constraint |\n|---|---|---|---|---|")
+    for side, forms in table.items():
+        for form in (*FORMS, "all"):
+            if form in forms:
+                c = forms[form]
+                print(f"| {side} | {form} | {c['n']} | {c['stored']} | {c['typed']} |")
+    if args.misses:
+        for row, (stored, typed) in zip(rows, results, strict=True):
+            if row["states_fact"] and not typed:
+                print(("not typed: " if stored else "dropped: ") + row["text"])
+            elif not row["states_fact"] and typed:
+                print("typed: " + row["text"])
+
+
+if __name__ == "__main__":
+    main()
