@@ -182,6 +182,13 @@ def test_sentences_end_where_a_full_stop_ends_one(text: str, sentences: list[str
         ("I love that show, don't you?", "Maya loves that show."),
         ("i'm diabetic, is fruit ok?", "Maya is diabetic."),
         ("I'm training for a marathon—how much should I eat?", "Maya is training for a marathon."),
+        # a statement parted from its question by "so" alone, and lead-ins that are no clause
+        ("I'm diabetic so what snacks can I have?", "Maya is diabetic."),
+        ("As someone with celiac, where should I eat in Rome?", "Maya has celiac."),
+        ("As someone who is hard of hearing, which headphones work?", "Maya is hard of hearing."),
+        ("As a type 1 diabetic, what snacks travel well?", "Maya is a type 1 diabetic."),
+        ("Being vegan, what protein powder works?", "Maya is vegan."),
+        ("With a newborn at home, what car should we get?", "Maya has a newborn at home."),
     ],
 )  # fmt: skip
 def test_extractor_keeps_what_a_question_tells_before_it_asks(said: str, kept: str) -> None:
@@ -220,6 +227,8 @@ def test_extractor_drops_a_question_that_only_asks_or_supposes() -> None:
         "Speaking of which, I'm curious, what did you cook?",
         "Which train is faster, and is it cheaper than the bus?",
         "Plan a beach day for me and my kids—what should we pack?",
+        "Being honest, what do you think of it?",
+        "It rained all day so what should we do tomorrow?",
     ):
         assert RuleExtractor().extract([_turn(said)]) == [], said
 

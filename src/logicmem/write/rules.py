@@ -283,15 +283,56 @@ _ASKS = (
 _CONDITION = re.compile(
     r"^(?i:if|when|whenever|unless|whether|once|before|after|while|in case|what if|say)\b"
 )
+# The statement and the question are parted by a comma, a dash or a colon, or only by "so",
+# "and" or "but" before a question word ("I'm diabetic so what snacks can I have?").
 _THEN_ASKS = re.compile(
-    rf"^(?P<told>.+?)(?:\s*[,;:]\s+|\s+-+\s+|\s*[–—]+\s*)(?P<asked>(?i:{_ASKS}).*\?)\s*$"
+    rf"^(?P<told>.+?)(?:\s*[,;:]\s+|\s+-+\s+|\s*[–—]+\s*|\s+(?=(?i:so|and|but)\s+"
+    rf"(?i:{_QUESTION_WORDS})\b))(?P<asked>(?i:{_ASKS}).*\?)\s*$"
 )
 # The speaker as the subject of what is told: "I ...", "we ...", or "My daughter ...".
 _SPEAKER_SAYS = re.compile(r"\b(?:I|[Ww]e)\b|^(?i:my|our)\b")
 # ... unless what comes first is a question too ("Which train is faster, and is it cheaper?").
 _A_QUESTION = re.compile(rf"^(?i:{_QUESTION_WORDS}|whom|whose)\b")
 _BECAUSE = re.compile(r"^(?i:since|as|because|given that|now that|seeing as)\s+(?=\w)")
-_AS_A = re.compile(r"^(?i:as)\s+(?P<role>an?\s+[\w'-]+(?:\s+[\w'-]+)?)$")
+_AS_A = re.compile(r"^(?i:as)\s+(?P<role>an?\s+[\w'-]+(?:\s+[\w'-]+){0,2})$")
+# Other ways a question opens with what is true of the speaker: "As someone with celiac",
+# "As a person who can't eat gluten", "Being vegan", "With a bad knee", "With my asthma".
+_AS_SOMEONE = re.compile(
+    r"^(?i:as)\s+(?i:someone|somebody|a\s+person|one)\s+(?P<how>(?i:with|who))\s+(?P<rest>.+)$"
+)
+_BEING = re.compile(
+    r"^(?i:being)\s+(?!(?i:honest|frank|blunt|real|realistic|serious|fair|practical|curious|"
+    r"nosy)\b)(?P<rest>.+)$"
+)  # not a word about how the question is put ("Being honest, ...")
+_WITH = re.compile(r"^(?i:with)\s+(?P<rest>(?i:an?|my|our)\s+.+)$")
+_WHO = [(re.compile(rf"^(?i:{verb})\b"), said) for verb, said in (
+    ("is", "am"), ("has", "have"), ("does", "do"), ("doesn't", "don't"),
+    ("does not", "do not"), ("was", "was"))]  # fmt: skip
+
+
+def _as_told(told: str) -> str | None:
+    """What a lead-in that is not a clause tells of the speaker, as their own sentence ("As
+    a vegan" -> "I'm a vegan", "As someone with celiac" -> "I have celiac", "As someone who
+    is deaf" -> "I am deaf", "Being pregnant" -> "I'm pregnant", "With a bad knee" -> "I
+    have a bad knee"); None for any other."""
+    role = _AS_A.match(told)
+    if role:
+        return f"I'm {role.group('role')}."
+    someone = _AS_SOMEONE.match(told)
+    if someone and someone.group("how").lower() == "with":
+        return f"I have {someone.group('rest')}."
+    if someone:
+        rest = someone.group("rest")
+        for verb, said in _WHO:
+            rest = verb.sub(said, rest, count=1)
+        return f"I {rest}."
+    being = _BEING.match(told)
+    if being:
+        return f"I'm {being.group('rest')}."
+    having = _WITH.match(told)
+    if having:
+        return f"I have {having.group('rest')}."
+    return None
 
 
 # Words that lead into a question without telling anything: "I'm curious, ...", "I wanted
@@ -344,14 +385,14 @@ def told_before_asking(sentence: str) -> str | None:
     """What a question's sentence tells of the speaker before it asks (see ``_THEN_ASKS``),
     in their words; None when it only asks, supposes ("If I ...") or leads in ("I'm
     curious"), or what it tells is not in the first person (a compliment to the listener
-    stays small talk). "As a vegan" is "I'm a vegan"."""
+    stays small talk). "As a vegan" is "I'm a vegan" (see ``_as_told``)."""
     found = _THEN_ASKS.match(sentence.strip())
     if not found:
         return None
     told = found.group("told").strip()
-    role = _AS_A.match(told)
-    if role:
-        return f"I'm {role.group('role')}."
+    lead = _as_told(told)
+    if lead:
+        return lead
     if _CONDITION.match(told) or _A_QUESTION.match(told) or not is_first_person(told):
         return None
     told = _BECAUSE.sub("", told)
