@@ -228,6 +228,7 @@ def test_extractor_drops_a_question_that_only_asks_or_supposes() -> None:
         "Which train is faster, and is it cheaper than the bus?",
         "Plan a beach day for me and my kids—what should we pack?",
         "Being honest, what do you think of it?",
+        "Being outdoors is so calming, don't you think?",
         "It rained all day so what should we do tomorrow?",
     ):
         assert RuleExtractor().extract([_turn(said)]) == [], said

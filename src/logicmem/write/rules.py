@@ -300,10 +300,13 @@ _AS_A = re.compile(r"^(?i:as)\s+(?P<role>an?\s+[\w'-]+(?:\s+[\w'-]+){0,2})$")
 _AS_SOMEONE = re.compile(
     r"^(?i:as)\s+(?i:someone|somebody|a\s+person|one)\s+(?P<how>(?i:with|who))\s+(?P<rest>.+)$"
 )
+# Not a word about how the question is put ("Being honest, ..."), nor a clause whose
+# subject "being ..." is ("Being outdoors is so calming, isn't it?").
 _BEING = re.compile(
     r"^(?i:being)\s+(?!(?i:honest|frank|blunt|real|realistic|serious|fair|practical|curious|"
-    r"nosy)\b)(?P<rest>.+)$"
-)  # not a word about how the question is put ("Being honest, ...")
+    r"nosy)\b)(?!.*\b(?i:is|are|was|were|has|have|makes?|made|helps?|feels?|gives?|can|could|"
+    r"will|would)\b)(?P<rest>.+)$"
+)
 _WITH = re.compile(r"^(?i:with)\s+(?P<rest>(?i:an?|my|our)\s+.+)$")
 _WHO = [(re.compile(rf"^(?i:{verb})\b"), said) for verb, said in (
     ("is", "am"), ("has", "have"), ("does", "do"), ("doesn't", "don't"),
