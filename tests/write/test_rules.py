@@ -229,6 +229,8 @@ def test_extractor_drops_a_question_that_only_asks_or_supposes() -> None:
         "Plan a beach day for me and my kids—what should we pack?",
         "Being honest, what do you think of it?",
         "Being outdoors is so calming, don't you think?",
+        "Being a goalkeeper takes nerve, how do they train for penalties?",
+        "As a reminder, when does the pool open on Sundays?",
         "It rained all day so what should we do tomorrow?",
     ):
         assert RuleExtractor().extract([_turn(said)]) == [], said

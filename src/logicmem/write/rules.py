@@ -294,7 +294,15 @@ _SPEAKER_SAYS = re.compile(r"\b(?:I|[Ww]e)\b|^(?i:my|our)\b")
 # ... unless what comes first is a question too ("Which train is faster, and is it cheaper?").
 _A_QUESTION = re.compile(rf"^(?i:{_QUESTION_WORDS}|whom|whose)\b")
 _BECAUSE = re.compile(r"^(?i:since|as|because|given that|now that|seeing as)\s+(?=\w)")
+# "As a vegan", "As a type 1 diabetic": the speaker's role; not "As a side note", "As a rough
+# estimate": a word about the question (the role's last word is one of ``_NO_ROLE``).
 _AS_A = re.compile(r"^(?i:as)\s+(?P<role>an?\s+[\w'-]+(?:\s+[\w'-]+){0,2})$")
+_NO_ROLE = frozenset({
+    "question", "rule", "note", "aside", "example", "estimate", "experiment", "hypothetical",
+    "follow-up", "reminder", "whole", "result", "matter", "fact", "bonus", "favor", "favour",
+    "gift", "present", "surprise", "treat", "precaution", "compromise", "alternative", "start",
+    "test", "joke", "guess", "tip", "warning",
+})  # fmt: skip
 # Other ways a question opens with what is true of the speaker: "As someone with celiac",
 # "As a person who can't eat gluten", "Being vegan", "With a bad knee", "With my asthma".
 _AS_SOMEONE = re.compile(
@@ -304,8 +312,9 @@ _AS_SOMEONE = re.compile(
 # subject "being ..." is ("Being outdoors is so calming, isn't it?").
 _BEING = re.compile(
     r"^(?i:being)\s+(?!(?i:honest|frank|blunt|real|realistic|serious|fair|practical|curious|"
-    r"nosy)\b)(?!.*\b(?i:is|are|was|were|has|have|makes?|made|helps?|feels?|gives?|can|could|"
-    r"will|would)\b)(?P<rest>.+)$"
+    r"nosy)\b)(?!.*\b(?i:is|are|was|were|has|have|makes?|made|helps?|feels?|gives?|seems?|"
+    r"sounds?|looks?|takes?|needs?|means?|requires?|can|could|will|would|must|should|may|"
+    r"might)\b)(?P<rest>.+)$"
 )
 _WITH = re.compile(r"^(?i:with)\s+(?P<rest>(?i:an?|my|our)\s+.+)$")
 _WHO = [(re.compile(rf"^(?i:{verb})\b"), said) for verb, said in (
@@ -319,7 +328,7 @@ def _as_told(told: str) -> str | None:
     is deaf" -> "I am deaf", "Being pregnant" -> "I'm pregnant", "With a bad knee" -> "I
     have a bad knee"); None for any other."""
     role = _AS_A.match(told)
-    if role:
+    if role and role.group("role").split()[-1].lower() not in _NO_ROLE:
         return f"I'm {role.group('role')}."
     someone = _AS_SOMEONE.match(told)
     if someone and someone.group("how").lower() == "with":
