@@ -135,31 +135,6 @@ OTHER_PEOPLE = _lemmas(OTHER_PEOPLE_WORDS)
 # their jobs", "knows someone who is allergic to shellfish"); not a comparison ("like many
 # people, Sam is ...").
 _PEOPLE_WHO = _lemmas("people others someone somebody anyone anybody everyone everybody strangers")
-# The people whose fact a relative clause may state as the user's own: the household and
-# its animals ("a son who is allergic to eggs", "a dog who is diabetic").
-_HOUSEHOLD = _lemmas(
-    "son daughter stepson stepdaughter baby toddler newborn infant kid kids child children "
-    "twin twins teen teenager mother mom mum mommy mama father dad daddy papa parent parents "
-    "partner wife husband spouse girlfriend boyfriend fiance fiancee grandmother grandma "
-    "granny grandfather grandpa grandparent grandparents grandchild grandson granddaughter "
-    "family household cat kitten dog puppy pup pet horse rabbit"
-)
-
-
-def _whose_own(text: FactText, who: int) -> bool:
-    """Whether the relative clause at ``who`` is said of the user or their household: its
-    antecedent (a word or two before) is the memory's subject, a household member or
-    animal, or the predicate of the subject ("Sam is a nurse who works nights"); else it
-    is someone else's ("a guy who is allergic", "a guest coming who uses a wheelchair")."""
-    words = text.words
-    before = words[max(0, who - 2) : who]
-    return (
-        any(w in _HOUSEHOLD or w == words[0] for w in before)
-        or any(text.first_person[j] for j in range(max(0, who - 2), who))
-        or "be" in before
-    )
-
-
 _SCOPE = 3  # words before a match where a negation or hypothetical still governs it
 # After "was", the start of a state: "was diagnosed with celiac", "was prescribed warfarin".
 _ONSET = _lemmas("diagnosed prescribed started put told found born")
@@ -495,8 +470,6 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
                 words[j] in ("who", "that") and j > 0 and words[j - 1] in _PEOPLE_WHO
             ):
                 return OTHER
-            if words[j] == "who" and not _whose_own(text, j):
-                return OTHER  # "works with a guy who is allergic to peanuts"
             j, counted = j - 1, counted + 1
     return ""
 
