@@ -19,6 +19,7 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,55 +27,71 @@ from logicmem import Memory
 from logicmem.errors import InputError
 from logicmem.io.formats import iter_jsonl
 from logicmem.routes.visible.criticality import AGES
-from logicmem.routes.visible.repo import VisibleRepository
+from logicmem.routes.visible.repo import Criticality, VisibleRepository
 from logicmem.types import Scope
 
 HERE = Path(__file__).resolve().parent
 WHOSE = ("self", "child", "parent", "other_household", "thing", "animal", "span", "measure")
 
 
-def load(path: Path) -> list[dict[str, Any]]:
-    """The rows, checked: exits with status 2 naming the line of a malformed one."""
+def load_rows(
+    path: Path, valid: Callable[[dict[str, Any]], bool], needs: str
+) -> list[dict[str, Any]]:
+    """The rows of a set of sentences, each with a ``text`` and what ``valid`` checks: exits
+    (status 1) naming the line of a malformed one (``needs`` says what a row needs)."""
     rows = []
     try:
         for number, row in iter_jsonl(path):
-            ok = (
-                isinstance(row.get("text"), str)
-                and row["text"].strip()
-                and isinstance(row.get("is_age"), bool)
-                and row.get("whose") in WHOSE
-            )
-            if not ok:
-                sys.exit(f"{path}:{number}: needs text, is_age (true/false) and whose {WHOSE}")
+            if not (isinstance(row.get("text"), str) and row["text"].strip() and valid(row)):
+                sys.exit(f"{path}:{number}: needs text, {needs}")
             rows.append(row)
     except InputError as exc:
         sys.exit(f"{exc}")
     return rows
 
 
-def typed(rows: list[dict[str, Any]]) -> list[bool]:
-    """Per row, whether the write path types its memory an age or a child constraint."""
+def load(path: Path) -> list[dict[str, Any]]:
+    """The rows, checked (``load_rows``)."""
+    return load_rows(
+        path,
+        lambda row: isinstance(row.get("is_age"), bool) and row.get("whose") in WHOSE,
+        f"is_age (true/false) and whose {WHOSE}",
+    )
+
+
+def each_written(rows: list[dict[str, Any]]) -> Iterator[tuple[bool, list[Criticality]]]:
+    """Each row's text written through the library's write path as one user's message (no
+    LLM, the user "user-N"): whether a memory was stored, and the user's memories judged
+    standing constraints."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    out = []
     with (
         tempfile.TemporaryDirectory() as tmp,
-        Memory(Path(tmp) / "ages.db", config={"llm": {"provider": "none"}}) as mem,
+        Memory(Path(tmp) / "written.db", config={"llm": {"provider": "none"}}) as mem,
     ):
         repo = VisibleRepository.of(mem.store)
         for i, row in enumerate(rows):
             user = f"user-{i}"
-            mem.add({"role": "user", "content": row["text"]}, user_id=user)
-            found = repo.critical_memories(Scope(user))
-            out.append(any(c.ctype in AGES for c in found))
-    return out
+            added = mem.add({"role": "user", "content": row["text"]}, user_id=user).added
+            yield bool(added), repo.critical_memories(Scope(user))
+
+
+def typed(rows: list[dict[str, Any]]) -> list[bool]:
+    """Per row, whether the write path types its memory an age or a child constraint."""
+    return [any(c.ctype in AGES for c in found) for _, found in each_written(rows)]
+
+
+def arguments(description: str, data: Path) -> argparse.Namespace:
+    """The options of a script that scores a set of sentences: ``--data`` (default
+    ``data``), ``--misses`` and ``--json``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--data", type=Path, default=data)
+    parser.add_argument("--misses", action="store_true", help="print the rows read wrong")
+    parser.add_argument("--json", action="store_true")
+    return parser.parse_args()
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", type=Path, default=HERE / "data" / "ages_eval.jsonl")
-    parser.add_argument("--misses", action="store_true", help="print the rows read wrong")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = arguments(__doc__.split("\n")[0], HERE / "data" / "ages_eval.jsonl")
     rows = load(args.data)
     read = typed(rows)
     per: dict[str, dict[str, int]] = {}

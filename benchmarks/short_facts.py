@@ -20,65 +20,35 @@ the embedded defaults. Run:
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
-import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from logicmem import Memory
-from logicmem.errors import InputError
-from logicmem.io.formats import iter_jsonl
-from logicmem.routes.visible.repo import VisibleRepository
-from logicmem.types import Scope
+from ages import arguments, each_written, load_rows
 
 HERE = Path(__file__).resolve().parent
 
 
 def load(path: Path) -> list[dict[str, Any]]:
-    """The rows, checked: exits with status 2 naming the line of a malformed one."""
-    rows = []
-    try:
-        for number, row in iter_jsonl(path):
-            ok = (
-                isinstance(row.get("text"), str)
-                and row["text"].strip()
-                and isinstance(row.get("states_fact"), bool)
-                and isinstance(row.get("form"), str)
-                and row["form"]
-            )
-            if not ok:
-                sys.exit(f"{path}:{number}: needs text, states_fact (true/false) and a form")
-            rows.append(row)
-    except InputError as exc:
-        sys.exit(f"{exc}")
-    return rows
+    """The rows, checked (``ages.load_rows``)."""
+    return load_rows(
+        path,
+        lambda row: (
+            isinstance(row.get("states_fact"), bool)
+            and isinstance(row.get("form"), str)
+            and bool(row["form"])
+        ),
+        "states_fact (true/false) and a form",
+    )
 
 
 def written(rows: list[dict[str, Any]]) -> list[tuple[bool, bool]]:
     """Per row, (a memory was stored, it was judged a standing constraint)."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    out = []
-    with (
-        tempfile.TemporaryDirectory() as tmp,
-        Memory(Path(tmp) / "short.db", config={"llm": {"provider": "none"}}) as mem,
-    ):
-        repo = VisibleRepository.of(mem.store)
-        for i, row in enumerate(rows):
-            user = f"user-{i}"
-            added = mem.add({"role": "user", "content": row["text"]}, user_id=user).added
-            out.append((bool(added), bool(repo.critical_memories(Scope(user)))))
-    return out
+    return [(stored, bool(found)) for stored, found in each_written(rows)]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data", type=Path, default=HERE / "data" / "short_facts.jsonl")
-    parser.add_argument("--misses", action="store_true", help="print the rows read wrong")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = arguments(__doc__.split("\n")[0], HERE / "data" / "short_facts.jsonl")
     rows = load(args.data)
     results = written(rows)
     table: dict[str, dict[str, dict[str, int]]] = {}
