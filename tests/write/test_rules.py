@@ -388,6 +388,32 @@ def test_an_answer_keeps_the_question_it_answers(
     assert own_words(memory.text) == kept.split(" (in reply to ")[0]
 
 
+def test_a_short_answer_to_the_assistants_question_is_kept_with_it() -> None:
+    # "Latex." means nothing alone and everything after the assistant's question; the same
+    # word to another person's question stays too short, as before.
+    (memory,) = RuleExtractor().extract(
+        _exchange(("assistant", "Any allergies I should note?"), ("Maya", "Latex."))
+    )
+    assert memory.text == 'Maya said: Latex. (in reply to "Any allergies I should note?")'
+    (ages,) = RuleExtractor().extract(
+        _exchange(("assistant", "How old are the twins now?"), ("Maya", "Both 6."))
+    )
+    assert ages.text.startswith("Maya said: Both 6.")
+    assert (
+        RuleExtractor().extract(
+            _exchange(("Ben", "Any allergies I should note?"), ("Maya", "Latex."))
+        )
+        == []
+    )
+    for said in ("Yes, thanks!", "Nope, that's it.", "Okay.", "What do you mean?"):
+        assert (
+            RuleExtractor().extract(
+                _exchange(("assistant", "Anything else I can help with?"), ("Maya", said))
+            )
+            == []
+        ), said
+
+
 def test_only_the_first_thought_of_an_answer_keeps_the_question() -> None:
     out = RuleExtractor().extract(
         _exchange(

@@ -462,6 +462,22 @@ def in_reply_to(previous: Turn | None, turn: Turn) -> str | None:
     return " ".join(kept) or None
 
 
+# Words that only acknowledge ("Yes.", "Sure, thanks!"): no answer on their own.
+_ACKNOWLEDGE = frozenset(
+    ("yes", "yeah", "yep", "yup", "no", "nope", "nah", "sure", "thanks", "thank", "ok", "okay",
+     "cool", "great", "nice", "awesome", "perfect", "alright", "right", "lol", "haha", "hmm",
+     "please", "it", "that", "that's", "it's", "all", "for", "now")
+)  # fmt: skip
+
+
+def an_answer(sentence: str) -> bool:
+    """Whether a reply says something besides acknowledging: "Penicillin.", "4 and 7.",
+    "None."; not "Yes, thanks!" or "Nope, that's it."."""
+    if sentence.endswith("?"):
+        return False
+    return any(w not in _ACKNOWLEDGE for w in content_words(sentence))
+
+
 def own_words(text: str) -> str:
     """A memory without the question it answers (see ``in_reply_to``): what the speaker
     said, which is what a reading of their facts judges."""
@@ -523,12 +539,15 @@ class RuleExtractor(Extractor):
             if turn.role == "assistant":
                 continue
             asked = in_reply_to(previous, turn)
+            # The assistant asked it ("Any drug allergies?"): the answer, however short
+            # ("Penicillin."), is what the user told it, and means it with the question.
+            answers = asked is not None and previous is not None and previous.role == "assistant"
             name = subject_of(turn)
             thoughts: list[list[str]] = []
-            for sentence in self._statements(turn.text):
+            for k, sentence in enumerate(self._statements(turn.text)):
                 if thoughts and self.joins(sentence, thoughts[-1]):
                     thoughts[-1].append(sentence)
-                elif self.keep(sentence):
+                elif self.keep(sentence) or (answers and k == 0 and an_answer(sentence)):
                     thoughts.append([sentence])
                 elif thoughts and thoughts[-1]:
                     thoughts.append([])  # a dropped sentence ends the thought before it
