@@ -336,6 +336,14 @@ def test_a_fact_that_holds_or_is_not_stated_is_no_near_miss() -> None:
     assert "diet-vegan" not in {e.id for e, _, _ in kb.refused_facts(stated)}
 
 
+def test_ages_listed_after_ages_are_each_a_persons_age() -> None:
+    kb = load_kb()
+    boys = {e.id for e, _ in kb.match_facts("Sam's two boys, ages 2 and 9, share a room.")}
+    assert any(i.startswith("child-toddler") for i in boys) and "child-school-age" in boys
+    rabbits = kb.match_facts("Sam has two rabbits, ages 1 and 4.")
+    assert not any(e.type in ("age", "child") for e, _ in rabbits)
+
+
 def test_the_old_precision_guards_still_hold() -> None:
     assert not matches("Jo was a realtor in 2010.", "i'm a realtor")
     assert matches("Jo was recently evicted.", "was evicted")

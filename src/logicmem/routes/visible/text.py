@@ -286,11 +286,30 @@ _KIN = _PERSONS - word_set(
 )
 
 
+# Ages listed after "ages" ("two kids, ages 3 and 6", "the girls are ages 4, 7 and 9"):
+# each read as "aged N" is.
+_AGES_LISTED = re.compile(r"\bages\s+(\d{1,3}(?:(?:\s*,\s*|\s*,?\s+(?:and|&)\s+)\d{1,3})+)\b")
+
+
+def _each_aged(text: str) -> str:
+    """``text`` with a list of people's ages after "ages" written one by one ("two kids,
+    ages 3 and 6" -> "... aged 3 and aged 6"); a list of an animal's or a thing's ages
+    ("two cats, ages 2 and 5") as it is, which no age entry reads."""
+    return _AGES_LISTED.sub(
+        lambda m: (
+            m.group(0)
+            if _said_of_a_thing(text[: m.start()])
+            else " and ".join(f"aged {n}" for n in re.findall(r"\d+", m.group(1)))
+        ),
+        text,
+    )
+
+
 def no_persons_age(text: str) -> bool:
     """Whether ``text`` states an age-like number only of an animal or a thing, or as a span
     or a measure ("Our mattress is 11 years old", "I'm 170 centimeters"), and names no
     person an age could be of: the embedding classifier reads "11 years old" as a child's."""
-    folded = _NUMBER_WORD.sub(_digits, fold(text))
+    folded = _each_aged(_NUMBER_WORD.sub(_digits, fold(text)))
     other = bool(_MEASURED.search(folded))
     for m in _YEARS_OLD.finditer(folded):
         if not _thing_aged(folded, m):
@@ -309,6 +328,7 @@ def person_ages(text: str) -> str:
     20" -> "... 20 20 year old", as patterns are read), and each age of an animal or a thing
     without its "old" ("Sam's car is 16 years old" -> "... 16 years"), so that neither a
     child's nor an adult's age entry reads it (see ``_said_of_a_thing``)."""
+    text = _each_aged(text)
     text = _YEARS_OLD.sub(
         lambda m: (
             m.group(0)[: m.group(0).rindex("old")].rstrip(" -")
