@@ -164,9 +164,14 @@ def _plural_pair(match: re.Match[str], name: str) -> str:
 _TYPED_APOSTROPHE = re.compile(r"(?<=\w)[’`](?=\w)")
 
 
+def straight_apostrophes(text: str) -> str:
+    """``text`` with the apostrophe a phone types ("I’m") as the one a keyboard does."""
+    return _TYPED_APOSTROPHE.sub("'", text)
+
+
 def to_third_person(sentence: str, name: str) -> str:
     """Rewrite a first-person sentence about ``name`` in the third person."""
-    text = _TYPED_APOSTROPHE.sub("'", sentence)
+    text = straight_apostrophes(sentence)
     text = _WITH_I.sub(lambda m: _plural_pair(m, name), text)
     text = _ME_AND.sub(lambda m: f"{m.group(1)}{name} and ", text)
     for pattern, repl in _CONTRACTIONS:

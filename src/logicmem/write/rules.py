@@ -30,6 +30,7 @@ from logicmem.write.person import (
     capital_i,
     household_subject,
     is_first_person,
+    straight_apostrophes,
     to_third_person,
 )
 
@@ -205,7 +206,7 @@ def _contracted(match: re.Match[str]) -> str:
 def content_words(text: str) -> list[str]:
     """The words that carry content, numbers included ("My son is 4"); a subject and verb
     spelled out count as their contraction ("I am 34" as "I'm 34")."""
-    text = _SPELLED_OUT.sub(_contracted, text.lower().replace("\u2019", "'"))
+    text = _SPELLED_OUT.sub(_contracted, straight_apostrophes(text.lower()))
     return [w for w in re.findall(r"[a-z][a-z'-]*|\d[\w.'-]*", text) if w not in STOPWORDS]
 
 
@@ -319,7 +320,7 @@ _BEING = re.compile(
 _WITH = re.compile(r"^(?i:with)\s+(?P<rest>(?i:an?|my|our)\s+.+)$")
 _WHO = [(re.compile(rf"^(?i:{verb})\b"), said) for verb, said in (
     ("is", "am"), ("has", "have"), ("does", "do"), ("doesn't", "don't"),
-    ("does not", "do not"), ("was", "was"))]  # fmt: skip
+    ("does not", "do not"))]  # fmt: skip
 
 
 def _as_told(told: str) -> str | None:
