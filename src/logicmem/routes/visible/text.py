@@ -286,14 +286,14 @@ _KIN = _PERSONS - word_set(
 )
 
 
-# Ages listed after "ages" ("two kids, ages 3 and 6", "the girls are ages 4, 7 and 9"):
+# Ages listed after "ages" ("the twins, ages 5 and 8", "the girls are ages 4, 7 and 9"):
 # each read as "aged N" is.
 _AGES_LISTED = re.compile(r"\bages\s+(\d{1,3}(?:(?:\s*,\s*|\s*,?\s+(?:and|&)\s+)\d{1,3})+)\b")
 
 
 def _each_aged(text: str) -> str:
-    """``text`` with a list of people's ages after "ages" written one by one ("two kids,
-    ages 3 and 6" -> "... aged 3 and aged 6"); a list of an animal's or a thing's ages
+    """``text`` with a list of people's ages after "ages" written one by one ("our boys,
+    ages 2 and 9" -> "... aged 2 and aged 9"); a list of an animal's or a thing's ages
     ("two cats, ages 2 and 5") as it is, which no age entry reads."""
     return _AGES_LISTED.sub(
         lambda m: (
