@@ -68,6 +68,16 @@ from logicmem.write.person import to_third_person
         ("Ivy has never broken a bone.", ABSENT),
         ("Her strep test came back negative.", ABSENT),
         ("No known allergies.", ABSENT),
+        # the absence's own words are not something that still holds ("on", "taking")
+        ("Omar isn't on any medication.", ABSENT),
+        ("Lena isn't taking any pills at the moment.", ABSENT),
+        ("Ravi doesn't have any chronic conditions.", ABSENT),
+        ("Ivy has no food intolerances.", ABSENT),
+        ("Jon does not need any mobility aids.", ABSENT),
+        ("Ana does not have children.", ABSENT),
+        # ... but what is said beside them is
+        ("Omar isn't on any medication except insulin.", ""),
+        ("Lena doesn't take any pills but uses an inhaler.", ""),
         # a rule about intake, or someone else's rule, is no absence
         ("I don't eat any meat.", ""),
         ("I can't have anything with gluten.", ""),

@@ -263,9 +263,13 @@ _ABSENCE = re.compile(
     r"(?:anything|any)\b"
     r"|(?:\bnot|n't|\bnever)\s+(?:been\s+)?(?:on|taking|take|takes|took|have|has|had|got)\s+"
     r"(?:any|anything)\b(?!\s+(?:with|that has|containing|made with))"
-    r"|\bno (?:known |real |regular |major |medical |health |food |drug )?(?:allergies|"
-    r"meds|medications|medication|health (?:issues|problems|conditions)|conditions|"
-    r"pets|kids|children)\b(?! (?:allowed|policy|rule|here|in))"
+    r"|\bno (?:known |real |regular |major |medical |health |food |drug |chronic |dietary )?"
+    r"(?:allergies|meds|medications|medication|prescriptions|health (?:issues|problems|"
+    r"conditions)|conditions|intolerances|restrictions|phobias|disabilities|pets|kids|"
+    r"children)\b(?! (?:allowed|policy|rule|here|in))"
+    r"|(?:\bnot|n't)\s+(?:have|has|got)\s+(?:kids|children|pets|allergies)\b"
+    r"|(?:\bnot|n't)\s+(?:need|needs|use|uses)\s+any\s+(?:mobility |walking )?(?:aids?|"
+    r"help|support)\b"
     r"|\b(?:has|have|'s|'ve)\s+never\s+(?:had|broken|needed|been (?:diagnosed|"
     r"hospitali[sz]ed|sick|on))\b"
     r"|\bnothing (?:wrong|serious) with\b"
@@ -280,13 +284,22 @@ _INTAKE = re.compile(
 )
 
 
+_ABSENT_KIND = re.compile(r"^\s*(?:chronic|long-term|ongoing|regular|daily|prescription)\b", re.I)
+
+
 def states_absence(text: str) -> bool:
     """An absence of any condition, medication, allergy or history: see the module
     docstring. A rule about intake is a constraint, not an absence, and so is a rule
     someone else sets ("the landlord says no pets")."""
     found = _ABSENCE.search(text)
-    if found is None or _STILL.search(text):
-        return False  # "... though my test came back negative": something else holds
+    if found is None:
+        return False
+    # Something else holds ("... though I'm on statins"); the absence's own words ("isn't
+    # on any", "not taking any") and what it qualifies ("any chronic conditions") are not
+    # that.
+    after = _ABSENT_KIND.sub("", text[found.end() :])
+    if _STILL.search(text[: found.start()] + " " + after):
+        return False
     return _INTAKE.search(text[: found.end()]) is None
 
 
