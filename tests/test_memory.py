@@ -42,6 +42,22 @@ def test_a_fact_said_in_a_fragment_is_stored(memory: Memory) -> None:
     assert len(memory.get_all(user_id="maya")) == 2
 
 
+def test_a_yes_to_the_assistants_question_is_stored_as_what_it_says(memory: Memory) -> None:
+    # "Yep." after "Are you vegetarian?" was an acknowledgement, and nothing was kept.
+    said = [
+        {"role": "assistant", "content": "Before I suggest recipes: are you vegetarian?"},
+        {"role": "user", "content": "Yep."},
+    ]
+    assert memory.add(said, user_id="maya").added
+    said = [
+        {"role": "assistant", "content": "Are you allergic to anything?"},
+        {"role": "user", "content": "yes, shellfish"},
+    ]
+    memory.add(said, user_id="maya")
+    texts = sorted(m.text for m in memory.get_all(user_id="maya"))
+    assert texts == ["maya is allergic to shellfish.", "maya is vegetarian."]
+
+
 def test_delete_user_and_reset(memory: Memory) -> None:
     memory.add("I have a kitten.", user_id="maya")
     memory.add("I keep bees.", user_id="zed")

@@ -389,12 +389,20 @@ def test_an_answer_keeps_the_question_it_answers(
 
 
 def test_a_short_answer_to_the_assistants_question_is_kept_with_it() -> None:
-    # "Latex." means nothing alone and everything after the assistant's question; the same
-    # word to another person's question stays too short, as before.
+    # "Latex." means nothing alone and everything after the assistant's question (read
+    # with it as a statement, ``answers``); the same word to another person's question
+    # stays too short, as before.
     (memory,) = RuleExtractor().extract(
         _exchange(("assistant", "Any allergies I should note?"), ("Maya", "Latex."))
     )
-    assert memory.text == 'Maya said: Latex. (in reply to "Any allergies I should note?")'
+    assert memory.text == "Maya has allergies: Latex."
+    # A question of no form ``answers`` reads keeps the reply beside it.
+    (kept,) = RuleExtractor().extract(
+        _exchange(("assistant", "Where do you get your prescriptions filled?"), ("Maya", "Elm St."))
+    )
+    assert kept.text == (
+        'Maya said: Elm St. (in reply to "Where do you get your prescriptions filled?")'
+    )
     (ages,) = RuleExtractor().extract(
         _exchange(("assistant", "How old are the twins now?"), ("Maya", "Both 6."))
     )

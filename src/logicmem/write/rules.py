@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from logicmem.config import ExtractSettings
 from logicmem.models.llm.base import LLM
 from logicmem.types import Turn
+from logicmem.write.answers import answered
 from logicmem.write.base import Candidate, Extractor, subject_of
 from logicmem.write.person import (
     capital_i,
@@ -544,8 +545,12 @@ class RuleExtractor(Extractor):
             # ("Penicillin."), is what the user told it, and means it with the question.
             answers = asked is not None and previous is not None and previous.role == "assistant"
             name = subject_of(turn)
+            statements = self._statements(turn.text)
+            # ... and with its question, it is the user's statement ("Are you vegetarian?"
+            # "Yep." -> "I am vegetarian."), which says all the pair says.
+            stated = answers and bool(statements) and _statement_of_answer(previous, statements)
             thoughts: list[list[str]] = []
-            for k, sentence in enumerate(self._statements(turn.text)):
+            for k, sentence in enumerate(statements):
                 if thoughts and self.joins(sentence, thoughts[-1]):
                     thoughts[-1].append(sentence)
                 elif self.keep(sentence) or (answers and k == 0 and an_answer(sentence)):
@@ -554,7 +559,7 @@ class RuleExtractor(Extractor):
                     thoughts.append([])  # a dropped sentence ends the thought before it
             for n, thought in enumerate(filter(None, thoughts)):
                 text = " ".join(self._said(s, name, i == 0) for i, s in enumerate(thought))
-                if asked and n == 0:
+                if asked and n == 0 and not stated:
                     text += _REPLY_OPEN + asked + _REPLY_CLOSE
                 out.append(
                     Candidate(
@@ -578,6 +583,22 @@ class RuleExtractor(Extractor):
         if sentence.startswith(f"{name}'s "):
             return sentence
         return f"{name} said: {sentence}" if first else sentence
+
+
+def _statement_of_answer(asker: Turn | None, statements: list[str]) -> bool:
+    """Whether the reply's first sentence, with the one question of the assistant's turn
+    before it, reads as the user's statement (``answers.answered``); if so, it replaces
+    that sentence in ``statements``."""
+    if asker is None:
+        return False
+    asked = [s for s in split_sentences(asker.text) if s.endswith("?")]
+    if len(asked) != 1:
+        return False  # "Any allergies? Any medications?" "Penicillin.": which one?
+    statement = answered(asked[0], statements[0])
+    if statement is None:
+        return False
+    statements[0] = statement
+    return True
 
 
 def states_a_standing_fact(sentence: str) -> bool:

@@ -1,0 +1,383 @@
+"""A short reply to the assistant's question, read with the question as one statement.
+
+An assistant asks what it needs to know ("Are you vegetarian?", "Any allergies?", "How
+old are your kids?") and people answer in a word or two ("Yep.", "Yes, latex.", "4 and
+9."). The fact is in the pair, not in the reply: "Yep." alone says nothing and was
+dropped, and "Yes, shellfish." was kept but read as nothing. ``answered`` writes the pair
+as the user's own statement in the first person, which the extractor then writes in the
+third person as it does every statement:
+
+- a yes or no to a question about the user or what is theirs: "Are you vegetarian?"
+  "Yep." -> "I am vegetarian."; "Do you drink alcohol?" "Never." -> "I do not drink
+  alcohol."; "Does your son have allergies?" "No." -> "My son does not have allergies.";
+- the thing asked for, named: "Are you allergic to anything?" "Yes, shellfish." -> "I am
+  allergic to shellfish."; "Any allergies?" "Latex." -> "I have allergies: latex.";
+  "Do you take any medications?" "Only metformin." -> "I take medications: only
+  metformin.";
+- a detail beside a yes or no, kept in brackets: "Do you have a car?" "Yes, a Prius." ->
+  "I have a car (a Prius)."; "Do you smoke?" "Not anymore." -> "I do not smoke anymore.";
+- an age, a number, what is the user's: "How old are your kids?" "4 and 9." -> "My kids
+  are 4 and 9 years old."; "How many cats do you have?" "Two." -> "I have two cats.";
+  "What's your blood type?" "O negative." -> "My blood type is O negative."; "Which
+  pharmacy do you use?" "The one on Elm." -> "The pharmacy I use: the one on Elm.".
+
+Only a question of these forms, asked alone in its turn, and a reply that is a yes or no,
+a short phrase with no statement of its own, or both. Anything else ("Not sure", "Tea or
+coffee?" "Coffee.", "Would you like a reminder?", a question about the moment or one
+event, "Did you eat yet?", a reply that is a sentence of its own) gives None, and the
+reply is kept as it was said, beside its question.
+"""
+
+from __future__ import annotations
+
+import re
+
+from logicmem.write.person import is_first_person, straight_apostrophes
+
+# A reply longer than this is a sentence of its own, not a word or two beside a yes or no.
+MAX_WORDS = 8
+
+_YES = (
+    r"yes|yeah|yea|yep|yup|ya|sure|correct|definitely|absolutely|of course|indeed|"
+    r"i do|i am|i have|i can|i did|i was|we do|we are|we have|that's right|that is right"
+)
+_NO = (
+    r"no way|absolutely not|definitely not|of course not|certainly not|not at all|not really|"
+    r"no one|nobody|none|nothing|never|nope|nah|no|i don't|i do not|i'm not|i am not|"
+    r"i haven't|i have not|i can't|i cannot|i didn't|i wasn't|we don't|we're not|we aren't|"
+    r"we haven't"
+)
+_NO_LONGER = r"not anymore|not any more|no longer|not these days|not now"
+_LEAD = re.compile(
+    rf"^(?:(?P<longer>{_NO_LONGER})|(?P<no>{_NO})|(?P<yes>{_YES}))\b[\s,.;:!-]*",
+    re.IGNORECASE,
+)
+# A reply that answers nothing: a doubt, a question back.
+_NON_ANSWER = re.compile(
+    r"\b(?:not sure|unsure|don't know|do not know|dunno|idk|maybe|depends|why|what do you "
+    r"mean|no idea|can't remember|forget|prefer not|rather not)\b|\?",
+    re.IGNORECASE,
+)
+_COURTESY = re.compile(
+    r"(?:(?:please|thanks|thank you|thx|ty|lol|haha|sir|ma'am|mate|for sure|i think|i guess|"
+    r"i believe|indeed|totally|really|honestly)[\s,.!]*)*",
+    re.IGNORECASE,
+)
+_NO_AGAIN = re.compile(rf"(?:{_NO})?(?:\s*(?:at all|really|whatsoever|thanks))?", re.IGNORECASE)
+# The assistant's own doing ("Do you want me to save this?", "Can you tell me more?"): a
+# yes there is consent to the assistant, no fact of the user's.
+_ASSISTANT = re.compile(r"\b(?:me|I|us|we|my|our)\b", re.IGNORECASE)
+# What an assistant says before it asks ("Before I suggest recipes: are you vegetarian?",
+# "Quick one, do you drive?"): the question is the last clause.
+_LAST_CLAUSE = re.compile(
+    r"\s*(?:[:;]|\s[-\u2013\u2014]|,(?=\s+(?:are|is|do|does|have|has|can|any|how|what|which)"
+    r"\s+(?:you|your)\b))\s+",
+    re.IGNORECASE,
+)
+# Discourse before the question itself ("Great, and are you vegetarian?").
+_OPENER = re.compile(
+    r"^(?:(?:ok|okay|great|thanks|thank you|got it|perfect|and|also|so|just to check|"
+    r"quick question|one more thing|lastly|first|next)[,:!.]?\s+)+",
+    re.IGNORECASE,
+)
+# A yes/no question about the user ("you") or what is theirs ("your son").
+_POLAR = re.compile(
+    r"^(?P<aux>are|is|were|was|do|does|have|has|can)\s+"
+    r"(?P<subject>you|your\s+[a-z-]+)\s+(?P<rest>[^?]+)\?$",
+    re.IGNORECASE,
+)
+# "Any allergies?", "Any pets at home?": "Do you have any ...?" said short.
+_ANY = re.compile(
+    r"^any\s+(?P<what>[a-z][a-z -]*?)(?:\s+(?:at|in|on|for|that|which|i|we|"
+    r"you|to|this|these|right|currently|lately)\b[^?]*)?\?$",
+    re.IGNORECASE,
+)
+_HOW_OLD = re.compile(
+    r"^how\s+old\s+(?:(?P<you>are\s+you)|(?:is|are)\s+(?P<whose>your\s+[a-z -]+?))\s*(?:now)?\?$",
+    re.IGNORECASE,
+)
+_YOUR_IS = re.compile(
+    r"^(?:what|which)(?:\s+is|'s)\s+(?P<whose>your\s+[a-z -]+?)\?$", re.IGNORECASE
+)
+_WHAT_DO_YOU = re.compile(
+    r"^(?:what|which)\s+(?P<what>(?!do\b|are\b|does\b|is\b)[a-z][a-z -]*?)\s+"
+    r"(?:(?P<aux>do|are)\s+you|(?P<aux3>does|is)\s+(?P<whose>your\s+[a-z-]+))\s+"
+    r"(?P<rest>[^?]+)\?$",
+    re.IGNORECASE,
+)
+_HOW_MANY = re.compile(
+    r"^how\s+many\s+(?P<what>[a-z][a-z -]*?)\s+do\s+you\s+have(?:\s+(?:at home|now))?\?$",
+    re.IGNORECASE,
+)
+_NONE = re.compile(r"^(?:0|zero|none|no)$", re.IGNORECASE)
+_JOB = re.compile(
+    r"^what\s+do\s+you\s+do\s+(?:for\s+(?:work|a\s+living|a\s+job)|professionally)\?$",
+    re.IGNORECASE,
+)
+# A question about the moment ("Did you eat yet?", "Are you going out tonight?") asks
+# after no standing fact; "Did ..." asks about one event.
+_MOMENT = re.compile(
+    r"^did\b|\b(?:today|tonight|yesterday|yet|this (?:morning|afternoon|evening|weekend)|"
+    r"last night|right this minute)\b",
+    re.IGNORECASE,
+)
+_OR = re.compile(r"\bor\b", re.IGNORECASE)
+_NUMBERS = re.compile(
+    r"^(?:about |around |almost |nearly |just )?(?:\d+|one|two|three|four|five|six|seven|"
+    r"eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|"
+    r"nineteen|twenty|[a-z]+ty(?:-[a-z]+)?)(?:(?:\s*,\s*|\s+and\s+|\s*&\s*)(?:\d+|[a-z]+))*"
+    r"(?:\s+(?:and a half|½))?$",
+    re.IGNORECASE,
+)
+# The user's words for the listener, turned to the user's own.
+_SECOND = [
+    (re.compile(r"\byourself\b", re.I), "myself"),
+    (re.compile(r"\byours\b", re.I), "mine"),
+    (re.compile(r"\byour\b", re.I), "my"),
+    (re.compile(r"\byou\b", re.I), "me"),
+]
+_ANYTHING = re.compile(r"\banything(?:\s+else)?\b", re.IGNORECASE)
+_ANY_NOUN = re.compile(r"\bany\s+(?!of\b|one\b|more\b|longer\b)", re.IGNORECASE)
+_EVER = re.compile(r"^ever\s+", re.IGNORECASE)  # "Have you ever smoked?" "Yes." -> "I have smoked."
+_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "be": "is"}
+
+
+def answered(question: str, reply: str) -> str | None:
+    """The first-person statement that ``reply`` makes as an answer to the assistant's
+    ``question`` (see the module docstring); None when the pair is not of a form read
+    here."""
+    question = _OPENER.sub("", _LAST_CLAUSE.split(straight_apostrophes(question.strip()))[-1])
+    reply = straight_apostrophes(reply.strip()).rstrip(".!")
+    if not question.endswith("?") or not reply or _NON_ANSWER.search(reply):
+        return None
+    if _MOMENT.search(question):
+        return None
+    if len(reply.split()) > MAX_WORDS:
+        return None
+    polarity, detail = _polarity(reply)
+    if detail and is_first_person(detail):
+        return None  # "Yes, I'm allergic to shellfish": a statement of its own
+    for read in (_polar, _any, _how_old, _how_many, _your_is, _what_do_you, _job):
+        statement = read(question, polarity, detail)
+        if statement is not None:
+            return _sentence(statement)
+    return None
+
+
+def _polarity(reply: str) -> tuple[str, str]:
+    """("yes" | "no" | "longer" | "", what the reply says besides)."""
+    found = _LEAD.match(reply)
+    if not found:
+        return "", _lower_lead(reply)
+    kind = next(k for k in ("longer", "no", "yes") if found.group(k))
+    detail = reply[found.end() :].strip(" ,.;:!-")
+    if _COURTESY.fullmatch(detail):
+        detail = ""  # "Yes please!", "No thanks."
+    if kind == "no" and re.fullmatch(_NO_LONGER, detail, re.IGNORECASE):
+        kind, detail = "longer", ""  # "No, not anymore."
+    elif kind == "no" and _NO_AGAIN.fullmatch(detail):
+        detail = ""  # "Nope, none at all."
+    return kind, _lower_lead(detail)
+
+
+# Words that open a reply with a capital only because they open it ("Just metformin."):
+# lowered inside the statement; a name or a brand keeps its capital.
+_PLAIN_LEAD = re.compile(
+    r"^(?:just|only|a|an|the|some|two|three|four|five|both|mostly|mainly|my|our|one|"
+    r"several|a few|few|lots|many|none|also|still|since|for|about|around)\b",
+    re.IGNORECASE,
+)
+
+
+def _lower_lead(detail: str) -> str:
+    if _PLAIN_LEAD.match(detail):
+        return detail[0].lower() + detail[1:]
+    return detail
+
+
+def _own(words: str) -> str:
+    for pattern, mine in _SECOND:
+        words = pattern.sub(mine, words)
+    return words
+
+
+# What of the user's a question may ask about ("Does your son ...?", "Is your flat ...?"):
+# the household, its pets, its home and the user's own means. Not a friend or a coworker,
+# whose facts are not the user's, nor a thing of the moment ("Is your phone charged?").
+_YOURS = frozenset(
+    {
+        "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby",
+        "toddler", "twins", "teen", "teenager", "stepson", "stepdaughter", "husband", "wife",
+        "partner", "spouse", "boyfriend", "girlfriend", "fiance", "fiancee", "mom", "mum",
+        "mother", "dad", "father", "parents", "grandma", "grandpa", "grandmother",
+        "grandfather", "family", "household", "dog", "dogs", "cat", "cats", "pet", "pets",
+        "puppy", "kitten", "home", "house", "apartment", "flat", "place", "building",
+        "landlord", "lease", "job", "work", "budget", "insurance", "doctor", "diet", "commute",
+        "schedule", "car",
+    }
+)  # fmt: skip
+# How one feels or where one is now ("Are you hungry?", "Are you free?"): no standing fact.
+_PASSING = frozenset(
+    {
+        "hungry", "thirsty", "tired", "sleepy", "busy", "free", "around", "awake", "ready",
+        "there", "home", "here", "okay", "ok", "alright", "good", "fine", "sure", "excited",
+        "bored", "cold", "hot", "comfortable", "done", "back", "up",
+    }
+)  # fmt: skip
+
+
+def _subject(subject: str) -> tuple[str, bool] | None:
+    """("I" or "my son", whether it is the speaker); None for what is not the user's."""
+    if subject.lower() == "you":
+        return "I", True
+    head = subject.split(None, 1)[1].lower()
+    return ("my " + head, False) if head in _YOURS else None
+
+
+def _third(verb_phrase: str) -> str:
+    """The phrase's first verb in the third person singular ("have allergies" -> "has
+    allergies")."""
+    verb, _, rest = verb_phrase.partition(" ")
+    low = verb.lower()
+    if low in _IRREGULAR:
+        verb = _IRREGULAR[low]
+    elif re.search(r"[^aeiou]y$", low):
+        verb = verb[:-1] + "ies"
+    elif re.search(r"(?:s|sh|ch|x|z|o)$", low):
+        verb += "es"
+    else:
+        verb += "s"
+    return f"{verb} {rest}".strip()
+
+
+def _named(rest: str, detail: str) -> str | None:
+    """``rest`` with what it asked about ("anything", "any pets") named by ``detail``;
+    None when it asked about no such thing."""
+    if _ANYTHING.search(rest):
+        return _ANYTHING.sub(detail, rest, count=1)
+    if _ANY_NOUN.search(rest):
+        return f"{_ANY_NOUN.sub('', rest, count=1)}: {detail}"
+    return None
+
+
+def _polar(question: str, polarity: str, detail: str) -> str | None:
+    found = _POLAR.match(question)
+    if not found or _OR.search(found.group("rest")) or _ASSISTANT.search(found.group("rest")):
+        return None
+    aux = found.group("aux").lower()
+    whose = _subject(found.group("subject"))
+    if whose is None or found.group("rest").strip().lower() in _PASSING:
+        return None
+    subject, speaker = whose
+    rest = _own(found.group("rest").strip())
+    if not polarity:
+        if not detail:
+            return None
+        # The thing asked for, named without a yes: "Any drug allergies?" "Penicillin."
+        polarity = "yes"
+    negative = polarity in ("no", "longer")
+    if polarity == "yes" and detail:
+        named = _named(rest, detail)
+        if named is not None:
+            rest, detail = named, ""
+    elif polarity == "yes":
+        rest = _ANYTHING.sub("something", rest)
+        rest = _ANY_NOUN.sub("", rest)
+    statement = _clause(aux, subject, speaker, rest, negative)
+    if statement is None:
+        return None
+    if polarity == "longer":
+        return f"{statement} anymore" + (f" ({detail})" if detail else "")
+    return statement + (f" ({detail})" if detail else "")
+
+
+def _clause(aux: str, subject: str, speaker: str | bool, rest: str, negative: bool) -> str | None:
+    not_ = " not" if negative else ""
+    if aux in ("are", "is"):
+        verb = "am" if speaker else aux
+        return f"{subject} {verb}{not_} {rest}"
+    if aux in ("were", "was"):
+        verb = "was" if speaker else aux
+        return f"{subject} {verb}{not_} {_EVER.sub('', rest)}"
+    if aux in ("do", "does"):
+        if negative:
+            return f"{subject} {'do' if speaker or aux == 'do' else 'does'} not {rest}"
+        return f"{subject} {rest if speaker or aux == 'do' else _third(rest)}"
+    if aux in ("have", "has"):
+        verb = "have" if speaker else aux
+        return f"{subject} {verb}{not_} {_EVER.sub('', rest)}"
+    if aux == "can":
+        return f"{subject} {'cannot' if negative else 'can'} {rest}"
+    return None
+
+
+def _any(question: str, polarity: str, detail: str) -> str | None:
+    found = _ANY.match(question)
+    if not found:
+        return None
+    what = found.group("what").strip().lower()
+    if polarity in ("no", "longer"):
+        return f"I have no {what}" + (f" ({detail})" if detail else "")
+    if detail:
+        return f"I have {what}: {detail}"
+    return f"I have {what}" if polarity == "yes" else None
+
+
+def _how_old(question: str, polarity: str, detail: str) -> str | None:
+    found = _HOW_OLD.match(question)
+    if not found or polarity or not detail:
+        return None
+    age = f"{detail} years old" if _NUMBERS.match(detail) else detail
+    if found.group("you"):
+        return f"I am {age}"
+    whose = _own(found.group("whose").strip().lower())
+    verb = "is" if re.search(r"\bis\b", question[:12], re.I) else "are"
+    return f"{whose} {verb} {age}"
+
+
+def _your_is(question: str, polarity: str, detail: str) -> str | None:
+    found = _YOUR_IS.match(question)
+    if not found or polarity or not detail:
+        return None
+    return f"{_own(found.group('whose').strip().lower())} is {detail}"
+
+
+def _what_do_you(question: str, polarity: str, detail: str) -> str | None:
+    found = _WHAT_DO_YOU.match(question)
+    if not found or polarity or not detail or _OR.search(question):
+        return None
+    what = found.group("what").strip().lower()
+    rest = _own(found.group("rest").strip())
+    if found.group("aux"):
+        verb = " am" if found.group("aux").lower() == "are" else ""
+        return f"the {what} I{verb} {rest}: {detail}"
+    whose = _subject(found.group("whose"))
+    if whose is None:
+        return None
+    verb = "is " + rest if found.group("aux3").lower() == "is" else _third(rest)
+    return f"the {what} {whose[0]} {verb}: {detail}"
+
+
+def _how_many(question: str, polarity: str, detail: str) -> str | None:
+    found = _HOW_MANY.match(question)
+    if not found or (not detail and polarity != "no"):
+        return None
+    what = found.group("what").strip().lower()
+    if polarity == "no" or _NONE.match(detail):
+        return f"I have no {what}"
+    if polarity:
+        return None
+    if _NUMBERS.match(detail):
+        return f"I have {detail} {what}"
+    return f"I have {what}: {detail}"
+
+
+def _job(question: str, polarity: str, detail: str) -> str | None:
+    if not _JOB.match(question) or polarity or not detail:
+        return None
+    return f"my job: {detail}"
+
+
+def _sentence(statement: str) -> str:
+    statement = re.sub(r"\s+", " ", statement).strip()
+    return statement[0].upper() + statement[1:] + "."
