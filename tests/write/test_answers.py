@@ -21,6 +21,7 @@ from logicmem.write.rules import RuleExtractor
         ("Do you have a pet?", "No, not anymore.", "I do not have a pet anymore."),
         ("Can you eat dairy?", "nope", "I cannot eat dairy."),
         ("Have you ever had surgery?", "Yes.", "I have had surgery."),
+        ("Are you still vegetarian?", "No.", "I am not vegetarian anymore."),
         ("Great, and are you vegan?", "yes please", "I am vegan."),
         # ... or about what is theirs
         ("Does your son wear glasses?", "Yes.", "My son wears glasses."),

@@ -131,6 +131,20 @@ def test_a_retraction_closes_the_fact_and_stays_as_information(mem: Memory) -> N
 
 
 @pytest.mark.slow
+def test_a_no_to_the_assistants_still_closes_the_fact_it_ends(mem: Memory) -> None:
+    # "Do you still smoke?" "No, quit in March." (``answers``: "I do not smoke anymore")
+    # ends "I smoke.": the old fact must not sit beside the new one as if both held.
+    smokes = _said(mem, "I smoke.", "2023-01-10")
+    said = [
+        {"role": "assistant", "content": "Do you still smoke?"},
+        {"role": "user", "content": "No, quit in March."},
+    ]
+    [ended] = mem.add(said, user_id="maya", timestamp="2023-06-01").added
+    assert ended.text == "maya does not smoke anymore (quit in March)."
+    assert mem.get(smokes.id, user_id="maya").superseded_by == ended.id
+
+
+@pytest.mark.slow
 def test_quitting_closes_only_what_was_quit(mem: Memory) -> None:
     smokes = _said(mem, "I smoke a pack a day.", "2023-01-10")
     job = _said(mem, "I work at the bakery on Elm Street.", "2023-01-10")

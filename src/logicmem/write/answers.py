@@ -138,6 +138,7 @@ _SECOND = [
 ]
 _ANYTHING = re.compile(r"\banything(?:\s+else)?\b", re.IGNORECASE)
 _ANY_NOUN = re.compile(r"\bany\s+(?!of\b|one\b|more\b|longer\b)", re.IGNORECASE)
+_STILL = re.compile(r"^still\s+", re.IGNORECASE)
 _EVER = re.compile(r"^ever\s+", re.IGNORECASE)  # "Have you ever smoked?" "Yes." -> "I have smoked."
 _IRREGULAR = {"have": "has", "do": "does", "go": "goes", "be": "is"}
 
@@ -283,6 +284,9 @@ def _polar(question: str, polarity: str, detail: str) -> str | None:
     elif polarity == "yes":
         rest = _ANYTHING.sub("something", rest)
         rest = _ANY_NOUN.sub("", rest)
+    if negative and _STILL.match(rest):
+        # "Are you still vegetarian?" "No." -> "I am not vegetarian anymore.": what held ended.
+        rest, polarity = _STILL.sub("", rest), "longer"
     statement = _clause(aux, subject, speaker, rest, negative)
     if statement is None:
         return None
