@@ -61,8 +61,8 @@ def load(path: Path) -> list[dict[str, Any]]:
 
 def each_written(rows: list[dict[str, Any]]) -> Iterator[tuple[bool, list[Criticality]]]:
     """Each row's text written through the library's write path as one user's message (no
-    LLM, the user "user-N"): whether a memory was stored, and the user's memories judged
-    standing constraints."""
+    LLM, the user "user-N"), after the assistant's ``question`` when the row has one:
+    whether a memory was stored, and the user's memories judged standing constraints."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     with (
         tempfile.TemporaryDirectory() as tmp,
@@ -71,7 +71,10 @@ def each_written(rows: list[dict[str, Any]]) -> Iterator[tuple[bool, list[Critic
         repo = VisibleRepository.of(mem.store)
         for i, row in enumerate(rows):
             user = f"user-{i}"
-            added = mem.add({"role": "user", "content": row["text"]}, user_id=user).added
+            said = [{"role": "user", "content": row["text"]}]
+            if row.get("question"):
+                said.insert(0, {"role": "assistant", "content": row["question"]})
+            added = mem.add(said, user_id=user).added
             yield bool(added), repo.critical_memories(Scope(user))
 
 

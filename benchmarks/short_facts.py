@@ -8,6 +8,10 @@ of ``benchmarks/data/short_facts.jsonl`` (see its README section) through the li
 write path, one user per message and no LLM (the rule extractor), and reports, per class
 and per form of the message:
 
+A row may hold the assistant's ``question`` that the message answers (the intake sets,
+``intake_answers.jsonl`` and ``intake_heldout.jsonl``): it is written first, as the
+assistant's turn, and the message after it.
+
 - ``stored``: a memory was written for it;
 - ``typed``: the memory was judged a standing constraint (any type).
 
@@ -37,8 +41,9 @@ def load(path: Path) -> list[dict[str, Any]]:
             isinstance(row.get("states_fact"), bool)
             and isinstance(row.get("form"), str)
             and bool(row["form"])
+            and isinstance(row.get("question", "?"), str)
         ),
-        "states_fact (true/false) and a form",
+        "states_fact (true/false), a form and, if any, a question (a string)",
     )
 
 
