@@ -22,6 +22,10 @@ from logicmem.write.rules import RuleExtractor
         ("Can you eat dairy?", "nope", "I cannot eat dairy."),
         ("Have you ever had surgery?", "Yes.", "I have had surgery."),
         ("Are you still vegetarian?", "No.", "I am not vegetarian anymore."),
+        ("Have you had a flu shot?", "Not yet.", "I have not had a flu shot yet."),
+        ("Do you cook?", "not much", "I do not cook much."),
+        ("Do you smoke?", "Used to.", "I do not smoke anymore (used to)."),
+        ("Do you drink coffee?", "Quit in May.", "I do not drink coffee anymore (quit in May)."),
         ("Great, and are you vegan?", "yes please", "I am vegan."),
         # ... or about what is theirs
         ("Does your son wear glasses?", "Yes.", "My son wears glasses."),

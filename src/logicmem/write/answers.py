@@ -45,7 +45,7 @@ _NO = (
     r"no way|absolutely not|definitely not|of course not|certainly not|not at all|not really|"
     r"no one|nobody|none|nothing|never|nope|nah|no|i don't|i do not|i'm not|i am not|"
     r"i haven't|i have not|i can't|i cannot|i didn't|i wasn't|we don't|we're not|we aren't|"
-    r"we haven't"
+    r"we haven't|not"
 )
 _NO_LONGER = r"not anymore|not any more|no longer|not these days|not now"
 _LEAD = re.compile(
@@ -63,6 +63,10 @@ _COURTESY = re.compile(
     r"i believe|indeed|totally|really|honestly)[\s,.!]*)*",
     re.IGNORECASE,
 )
+# A reply that tells what held has ended ("Used to.", "Quit in May.", "Gave it up.").
+_ENDED = re.compile(r"^(?:used to|quit|stopped|gave (?:it |them |that )?up)\b", re.IGNORECASE)
+# A word that qualifies the answer's verb: written after it, not in brackets.
+_ADVERB = re.compile(r"yet|much|often|lately|recently|so far", re.IGNORECASE)
 _NO_AGAIN = re.compile(rf"(?:{_NO})?(?:\s*(?:at all|really|whatsoever|thanks))?", re.IGNORECASE)
 # The assistant's own doing ("Do you want me to save this?", "Can you tell me more?"): a
 # yes there is consent to the assistant, no fact of the user's.
@@ -168,12 +172,16 @@ def answered(question: str, reply: str) -> str | None:
 def _polarity(reply: str) -> tuple[str, str]:
     """("yes" | "no" | "longer" | "", what the reply says besides)."""
     found = _LEAD.match(reply)
-    if not found:
+    if not found and not _ENDED.match(reply):
         return "", _lower_lead(reply)
+    if _ENDED.match(reply):
+        return "longer", _lower_lead(reply)  # "Quit last year." -> "... anymore (quit last year)"
     kind = next(k for k in ("longer", "no", "yes") if found.group(k))
     detail = reply[found.end() :].strip(" ,.;:!-")
     if _COURTESY.fullmatch(detail):
         detail = ""  # "Yes please!", "No thanks."
+    if _ADVERB.fullmatch(detail):
+        return kind, " " + detail.lower()  # "Not yet." -> "... not tried it yet"
     if kind == "no" and re.fullmatch(_NO_LONGER, detail, re.IGNORECASE):
         kind, detail = "longer", ""  # "No, not anymore."
     elif kind == "no" and _NO_AGAIN.fullmatch(detail):
@@ -184,7 +192,7 @@ def _polarity(reply: str) -> tuple[str, str]:
 # Words that open a reply with a capital only because they open it ("Just metformin."):
 # lowered inside the statement; a name or a brand keeps its capital.
 _PLAIN_LEAD = re.compile(
-    r"^(?:just|only|a|an|the|some|two|three|four|five|both|mostly|mainly|my|our|one|"
+    r"^(?:used|quit|stopped|gave|just|only|a|an|the|some|two|three|four|five|both|mostly|mainly|my|our|one|"
     r"several|a few|few|lots|many|none|also|still|since|for|about|around)\b",
     re.IGNORECASE,
 )
@@ -291,8 +299,8 @@ def _polar(question: str, polarity: str, detail: str) -> str | None:
     if statement is None:
         return None
     if polarity == "longer":
-        return f"{statement} anymore" + (f" ({detail})" if detail else "")
-    return statement + (f" ({detail})" if detail else "")
+        return f"{statement} anymore{_beside(detail)}"
+    return statement + _beside(detail)
 
 
 def _clause(aux: str, subject: str, speaker: str | bool, rest: str, negative: bool) -> str | None:
@@ -321,7 +329,7 @@ def _any(question: str, polarity: str, detail: str) -> str | None:
         return None
     what = found.group("what").strip().lower()
     if polarity in ("no", "longer"):
-        return f"I have no {what}" + (f" ({detail})" if detail else "")
+        return f"I have no {what}{_beside(detail)}"
     if detail:
         return f"I have {what}: {detail}"
     return f"I have {what}" if polarity == "yes" else None
@@ -380,6 +388,14 @@ def _job(question: str, polarity: str, detail: str) -> str | None:
     if not _JOB.match(question) or polarity or not detail:
         return None
     return f"my job: {detail}"
+
+
+def _beside(detail: str) -> str:
+    """What the reply says beside its yes or no: a word on the verb as it is (" yet"),
+    anything else in brackets."""
+    if not detail or detail.startswith(" "):
+        return detail
+    return f" ({detail})"
 
 
 def _sentence(statement: str) -> str:
