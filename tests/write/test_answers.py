@@ -25,6 +25,9 @@ from logicmem.write.rules import RuleExtractor
         ("Have you had a flu shot?", "Not yet.", "I have not had a flu shot yet."),
         ("Do you cook?", "not much", "I do not cook much."),
         ("Do you smoke?", "Used to.", "I do not smoke anymore (used to)."),
+        ("Are you vegetarian?", "haha no", "I am not vegetarian."),
+        ("Do you drink alcohol?", "Zero.", "I do not drink alcohol."),
+        ("Are you pregnant?", "Hmm, yes!", "I am pregnant."),
         ("Do you drink coffee?", "Quit in May.", "I do not drink coffee anymore (quit in May)."),
         ("Great, and are you vegan?", "yes please", "I am vegan."),
         # ... or about what is theirs

@@ -38,14 +38,14 @@ from logicmem.write.person import is_first_person, straight_apostrophes
 MAX_WORDS = 8
 
 _YES = (
-    r"yes|yeah|yea|yep|yup|ya|sure|correct|definitely|absolutely|of course|indeed|"
+    r"yes|affirmative|yeah|yea|yep|yup|ya|sure|correct|definitely|absolutely|of course|indeed|"
     r"i do|i am|i have|i can|i did|i was|we do|we are|we have|that's right|that is right"
 )
 _NO = (
     r"no way|absolutely not|definitely not|of course not|certainly not|not at all|not really|"
-    r"no one|nobody|none|nothing|never|nope|nah|no|i don't|i do not|i'm not|i am not|"
-    r"i haven't|i have not|i can't|i cannot|i didn't|i wasn't|we don't|we're not|we aren't|"
-    r"we haven't|not"
+    r"no one|nobody|none|nothing|never|nope|nah|negative|zero|nada|no|i don't|i do not|"
+    r"i'm not|i am not|i haven't|i have not|i can't|i cannot|i didn't|i wasn't|we don't|"
+    r"we're not|we aren't|we haven't|not"
 )
 _NO_LONGER = r"not anymore|not any more|no longer|not these days|not now"
 _LEAD = re.compile(
@@ -61,6 +61,12 @@ _NON_ANSWER = re.compile(
 _COURTESY = re.compile(
     r"(?:(?:please|thanks|thank you|thx|ty|lol|haha|sir|ma'am|mate|for sure|i think|i guess|"
     r"i believe|indeed|totally|really|honestly)[\s,.!]*)*",
+    re.IGNORECASE,
+)
+# Sounds before the answer ("Haha no.", "Hmm, yes.", "Oh yeah"): not part of it.
+_INTERJECTION = re.compile(
+    r"^(?:(?:haha+|hah|lol|lmao|hmm+|um+|uh+|er+|oh|ah|well|honestly|actually|ok|okay|"
+    r"sadly|unfortunately|thankfully|luckily)\b[\s,.!]*)+",
     re.IGNORECASE,
 )
 # A reply that tells what held has ended ("Used to.", "Quit in May.", "Gave it up.").
@@ -171,6 +177,7 @@ def answered(question: str, reply: str) -> str | None:
 
 def _polarity(reply: str) -> tuple[str, str]:
     """("yes" | "no" | "longer" | "", what the reply says besides)."""
+    reply = _INTERJECTION.sub("", reply)
     found = _LEAD.match(reply)
     if not found and not _ENDED.match(reply):
         return "", _lower_lead(reply)
