@@ -178,11 +178,11 @@ def answered(question: str, reply: str) -> str | None:
 def _polarity(reply: str) -> tuple[str, str]:
     """("yes" | "no" | "longer" | "", what the reply says besides)."""
     reply = _INTERJECTION.sub("", reply)
-    found = _LEAD.match(reply)
-    if not found and not _ENDED.match(reply):
-        return "", _lower_lead(reply)
     if _ENDED.match(reply):
         return "longer", _lower_lead(reply)  # "Quit last year." -> "... anymore (quit last year)"
+    found = _LEAD.match(reply)
+    if not found:
+        return "", _lower_lead(reply)
     kind = next(k for k in ("longer", "no", "yes") if found.group(k))
     detail = reply[found.end() :].strip(" ,.;:!-")
     if _COURTESY.fullmatch(detail):
