@@ -54,6 +54,9 @@ relationships. Rules:
 - Keep names, numbers and dates exactly; resolve relative dates ("yesterday") against the turn date.
 - source_turns: the ids of the turns the fact comes from, exactly as in their "turn" field.
 - category: one of: {categories}.
+- A short reply means what it answers: write the fact that a reply and the assistant's
+  question state together ("Are you vegetarian?" "Yep." -> "Maya is vegetarian."), with
+  the reply's turn as its source.
 - Skip greetings, small talk and anything said only by the assistant.
 - If nothing is worth remembering, return {{"memories": []}}.
 """
