@@ -58,6 +58,13 @@ from logicmem.write.rules import RuleExtractor
         ("What foods is your son allergic to?", "Eggs and sesame.",
          "The foods my son is allergic to: Eggs and sesame."),
         ("What do you do for work?", "ICU nurse, nights.", "My job: ICU nurse, nights."),
+        # anyone the user lives with, and who
+        ("Does anyone at home have allergies?", "My son, tree nuts.",
+         "My son has allergies (tree nuts)."),
+        ("Is anyone at home allergic to anything?", "my wife, bees",
+         "My wife is allergic to bees."),
+        ("Is anyone in your household pregnant?", "Yes, my partner.", "My partner is pregnant."),
+        ("Does anyone in your family use a cane?", "My grandma does.", "My grandma uses a cane."),
     ],
 )  # fmt: skip
 def test_a_reply_and_its_question_read_as_the_users_statement(
@@ -85,6 +92,9 @@ def test_a_reply_and_its_question_read_as_the_users_statement(
         ("Are you allergic to anything?", "Yes, I'm allergic to bee stings."),  # says it
         ("Where do you live?", "Leeds."),  # a form not read
         ("Anything else?", "No."),
+        ("Does anyone at home smoke?", "My neighbour."),  # not the household
+        ("Does anyone at home have allergies?", "My son has hay fever."),  # says it
+        ("Is anyone at home vegetarian?", "Yes."),  # who is not said
     ],
 )
 def test_a_pair_of_no_form_read_gives_nothing(question: str, reply: str) -> None:

@@ -131,6 +131,19 @@ _MOMENT = re.compile(
     r"last night|right this minute)\b",
     re.IGNORECASE,
 )
+# Anyone the user lives with ("Does anyone at home have allergies?", "Is anyone in your
+# household pregnant?"), answered with who ("My daughter, peanuts.", "Yes, my wife.").
+_ANYONE = re.compile(
+    r"^(?P<aux>does|do|is|are|has)\s+(?:anyone|anybody|someone|somebody)\s+(?:else\s+)?"
+    r"(?:(?:in\s+(?:your|the)\s+(?:household|family|home|house)|at\s+home|you\s+live\s+with|"
+    r"living\s+with\s+you)\s+)?(?P<rest>[^?]+)\?$",
+    re.IGNORECASE,
+)
+_MEMBER_REPLY = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup)[\s,.!]+)?(?:my|our)\s+(?P<who>[a-z]+)(?P<after>.*?)[.!]*$",
+    re.IGNORECASE,
+)
+_BARE_VERB = re.compile(r"(?:(?:is|does|has|do|are|too|does too|is too)\W*)?", re.IGNORECASE)
 _OR = re.compile(r"\bor\b", re.IGNORECASE)
 _NUMBERS = re.compile(
     r"^(?:about |around |almost |nearly |just )?(?:\d+|one|two|three|four|five|six|seven|"
@@ -165,6 +178,9 @@ def answered(question: str, reply: str) -> str | None:
         return None
     if len(reply.split()) > MAX_WORDS:
         return None
+    member = _anyone(question, reply)
+    if member is not None:
+        return _sentence(member)
     polarity, detail = _polarity(reply)
     if detail and is_first_person(detail):
         return None  # "Yes, I'm allergic to shellfish": a statement of its own
@@ -328,6 +344,36 @@ def _clause(aux: str, subject: str, speaker: str | bool, rest: str, negative: bo
     if aux == "can":
         return f"{subject} {'cannot' if negative else 'can'} {rest}"
     return None
+
+
+def _anyone(question: str, reply: str) -> str | None:
+    """ "Does anyone at home have allergies?" "My daughter, peanuts." -> "My daughter has
+    allergies (peanuts).": the member the reply names, and what it adds."""
+    found = _ANYONE.match(question)
+    named = _MEMBER_REPLY.match(_INTERJECTION.sub("", reply))
+    if not found or not named or named.group("who").lower() not in _YOURS:
+        return None
+    after = named.group("after").strip()
+    if after.startswith(","):
+        detail = _lower_lead(after[1:].strip(" ,.;:!-"))
+    elif _BARE_VERB.fullmatch(after):
+        detail = ""
+    else:
+        return None  # "My son has a peanut allergy.": a statement of its own
+    aux, rest = found.group("aux").lower(), _own(found.group("rest").strip())
+    subject = "my " + named.group("who").lower()
+    named_rest = _named(rest, detail) if detail else None
+    if named_rest is not None:
+        rest, detail = named_rest, ""
+    elif not detail:
+        rest = _ANY_NOUN.sub("", _ANYTHING.sub("something", rest))
+    if aux in ("is", "are"):
+        statement = f"{subject} is {rest}"
+    elif aux == "has":
+        statement = f"{subject} has {rest}"
+    else:
+        statement = f"{subject} {_third(rest)}"
+    return statement + _beside(detail)
 
 
 def _any(question: str, polarity: str, detail: str) -> str | None:
