@@ -44,6 +44,7 @@ from logicmem.write.rules import RuleExtractor
         ("Any dietary restrictions I should know about?", "Halal.",
          "I have dietary restrictions: Halal."),
         ("Any pets at home?", "Nope, none.", "I have no pets."),
+        ("Do you need any mobility aids?", "None needed.", "I do not need any mobility aids."),
         # a detail beside a yes or no
         ("Do you have a car?", "Yes, an old Civic.", "I have a car (an old Civic)."),
         # an age, a number, what is the user's

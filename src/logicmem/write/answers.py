@@ -73,7 +73,9 @@ _INTERJECTION = re.compile(
 _ENDED = re.compile(r"^(?:used to|quit|stopped|gave (?:it |them |that )?up)\b", re.IGNORECASE)
 # A word that qualifies the answer's verb: written after it, not in brackets.
 _ADVERB = re.compile(r"yet|much|often|lately|recently|so far", re.IGNORECASE)
-_NO_AGAIN = re.compile(rf"(?:{_NO})?(?:\s*(?:at all|really|whatsoever|thanks))?", re.IGNORECASE)
+_NO_AGAIN = re.compile(
+    rf"(?:{_NO})?(?:\s*(?:at all|really|whatsoever|thanks|needed|here|for me))?", re.IGNORECASE
+)
 # The assistant's own doing ("Do you want me to save this?", "Can you tell me more?"): a
 # yes there is consent to the assistant, no fact of the user's.
 _ASSISTANT = re.compile(r"\b(?:me|I|us|we|my|our)\b", re.IGNORECASE)
