@@ -53,7 +53,7 @@ from logicmem.write.rules import RuleExtractor
         ("How old are you?", "61", "I am 61 years old."),
         ("How many dogs do you have?", "Two.", "I have two dogs."),
         ("How many kids do you have?", "zero", "I have no kids."),
-        ("What's your blood type?", "O negative.", "My blood type is O negative."),
+        ("What's your budget?", "About 300 a month.", "My budget is about 300 a month."),
         ("Which medications do you take?", "Only lisinopril.",
          "The medications I take: only lisinopril."),
         ("What foods is your son allergic to?", "Eggs and sesame.",

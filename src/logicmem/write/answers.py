@@ -11,14 +11,14 @@ third person as it does every statement:
   "Yep." -> "I am vegetarian."; "Do you drink alcohol?" "Never." -> "I do not drink
   alcohol."; "Does your son have allergies?" "No." -> "My son does not have allergies.";
 - the thing asked for, named: "Are you allergic to anything?" "Yes, shellfish." -> "I am
-  allergic to shellfish."; "Any allergies?" "Latex." -> "I have allergies: latex.";
+  allergic to shellfish."; "Any allergies?" "Latex." -> "I have allergies: Latex.";
   "Do you take any medications?" "Only metformin." -> "I take medications: only
   metformin.";
 - a detail beside a yes or no, kept in brackets: "Do you have a car?" "Yes, a Prius." ->
   "I have a car (a Prius)."; "Do you smoke?" "Not anymore." -> "I do not smoke anymore.";
 - an age, a number, what is the user's: "How old are your kids?" "4 and 9." -> "My kids
   are 4 and 9 years old."; "How many cats do you have?" "Two." -> "I have two cats.";
-  "What's your blood type?" "O negative." -> "My blood type is O negative."; "Which
+  "What's your budget?" "About 300 a month." -> "My budget is about 300 a month."; "Which
   pharmacy do you use?" "The one on Elm." -> "The pharmacy I use: the one on Elm.".
 
 Only a question of these forms, asked alone in its turn, and a reply that is a yes or no,
