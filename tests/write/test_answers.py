@@ -66,6 +66,7 @@ from logicmem.write.rules import RuleExtractor
          "My wife is allergic to bees."),
         ("Is anyone in your household pregnant?", "Yes, my partner.", "My partner is pregnant."),
         ("Does anyone in your family use a cane?", "My grandma does.", "My grandma uses a cane."),
+        ("Is anyone at home vegetarian?", "Yes.", "Someone in my household is vegetarian."),
     ],
 )  # fmt: skip
 def test_a_reply_and_its_question_read_as_the_users_statement(
@@ -94,8 +95,8 @@ def test_a_reply_and_its_question_read_as_the_users_statement(
         ("Where do you live?", "Leeds."),  # a form not read
         ("Anything else?", "No."),
         ("Does anyone at home smoke?", "My neighbour."),  # not the household
+        ("Does anyone at home smoke?", "Nope."),  # "No one ... smokes" reads as smoking
         ("Does anyone at home have allergies?", "My son has hay fever."),  # says it
-        ("Is anyone at home vegetarian?", "Yes."),  # who is not said
     ],
 )
 def test_a_pair_of_no_form_read_gives_nothing(question: str, reply: str) -> None:

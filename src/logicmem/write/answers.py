@@ -352,8 +352,12 @@ def _anyone(question: str, reply: str) -> str | None:
     """ "Does anyone at home have allergies?" "My daughter, peanuts." -> "My daughter has
     allergies (peanuts).": the member the reply names, and what it adds."""
     found = _ANYONE.match(question)
+    if not found:
+        return None
     named = _MEMBER_REPLY.match(_INTERJECTION.sub("", reply))
-    if not found or not named or named.group("who").lower() not in _YOURS:
+    if not named:
+        return _someone(found, reply)
+    if named.group("who").lower() not in _YOURS:
         return None
     after = named.group("after").strip()
     if after.startswith(","):
@@ -363,19 +367,33 @@ def _anyone(question: str, reply: str) -> str | None:
     else:
         return None  # "My son has a peanut allergy.": a statement of its own
     aux, rest = found.group("aux").lower(), _own(found.group("rest").strip())
-    subject = "my " + named.group("who").lower()
     named_rest = _named(rest, detail) if detail else None
     if named_rest is not None:
         rest, detail = named_rest, ""
     elif not detail:
         rest = _ANY_NOUN.sub("", _ANYTHING.sub("something", rest))
+    return _member_clause(aux, "my " + named.group("who").lower(), rest) + _beside(detail)
+
+
+def _someone(found: re.Match[str], reply: str) -> str | None:
+    """A bare yes to "Does anyone at home ...?": "Someone in my household ..." (who is not
+    said). Not a no: "No one in my household smokes" reads, to the fact patterns, as
+    someone's smoking."""
+    polarity, detail = _polarity(reply)
+    if detail or polarity != "yes":
+        return None
+    rest = _own(found.group("rest").strip())
+    rest = _ANY_NOUN.sub("", _ANYTHING.sub("something", rest))
+    return _member_clause(found.group("aux").lower(), "someone in my household", rest)
+
+
+def _member_clause(aux: str, subject: str, rest: str) -> str:
+    """``subject`` (one person) and the question's predicate, its verb agreeing."""
     if aux in ("is", "are"):
-        statement = f"{subject} is {rest}"
-    elif aux == "has":
-        statement = f"{subject} has {rest}"
-    else:
-        statement = f"{subject} {_third(rest)}"
-    return statement + _beside(detail)
+        return f"{subject} is {rest}"
+    if aux == "has":
+        return f"{subject} has {rest}"
+    return f"{subject} {_third(rest)}"
 
 
 def _any(question: str, polarity: str, detail: str) -> str | None:
