@@ -51,6 +51,8 @@ from logicmem.write.rules import RuleExtractor
         ("How old are your kids?", "3 and 11.", "My kids are 3 and 11 years old."),
         ("How old is your mum?", "eighty-two", "My mum is eighty-two years old."),
         ("How old are you?", "61", "I am 61 years old."),
+        ("How old is your baby?", "Ten months.", "My baby is ten months old."),
+        ("Any allergies or intolerances?", "None.", "I have no allergies or intolerances."),
         ("How many dogs do you have?", "Two.", "I have two dogs."),
         ("How many kids do you have?", "zero", "I have no kids."),
         ("What's your budget?", "About 300 a month.", "My budget is about 300 a month."),
@@ -94,6 +96,8 @@ def test_a_reply_and_its_question_read_as_the_users_statement(
         ("Are you allergic to anything?", "Yes, I'm allergic to bee stings."),  # says it
         ("Where do you live?", "Leeds."),  # a form not read
         ("Anything else?", "No."),
+        ("Any allergies or medications?", "Penicillin."),  # which one?
+        ("How old are your kids or grandkids?", "4 and 9"),
         ("Does anyone at home smoke?", "My neighbour."),  # not the household
         ("Does anyone at home smoke?", "Nope."),  # "No one ... smokes" reads as smoking
         ("Does anyone at home have allergies?", "My son has hay fever."),  # says it

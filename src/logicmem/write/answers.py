@@ -147,6 +147,7 @@ _MEMBER_REPLY = re.compile(
 )
 _BARE_VERB = re.compile(r"(?:(?:is|does|has|do|are|too|does too|is too)\W*)?", re.IGNORECASE)
 _OR = re.compile(r"\bor\b", re.IGNORECASE)
+_SPAN = re.compile(r"\b(?:years?|yrs?|months?|mos?|weeks?|wks?|days?)$", re.IGNORECASE)
 _NUMBERS = re.compile(
     r"^(?:about |around |almost |nearly |just )?(?:\d+|one|two|three|four|five|six|seven|"
     r"eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|"
@@ -217,8 +218,9 @@ def _polarity(reply: str) -> tuple[str, str]:
 # Words that open a reply with a capital only because they open it ("Just metformin."):
 # lowered inside the statement; a name or a brand keeps its capital.
 _PLAIN_LEAD = re.compile(
-    r"^(?:used|quit|stopped|gave|just|only|a|an|the|some|two|three|four|five|both|mostly|mainly|my|our|one|"
-    r"several|a few|few|lots|many|none|also|still|since|for|about|around)\b",
+    r"^(?:used|quit|stopped|gave|just|only|a|an|the|some|one|two|three|four|five|six|seven|"
+    r"eight|nine|ten|eleven|twelve|both|mostly|mainly|my|our|several|a few|few|lots|many|"
+    r"none|also|still|since|for|about|around)\b",
     re.IGNORECASE,
 )
 
@@ -403,6 +405,8 @@ def _any(question: str, polarity: str, detail: str) -> str | None:
     what = found.group("what").strip().lower()
     if polarity in ("no", "longer"):
         return f"I have no {what}{_beside(detail)}"
+    if _OR.search(what):
+        return None  # "Any allergies or medications?" "Penicillin.": which one?
     if detail:
         return f"I have {what}: {detail}"
     return f"I have {what}" if polarity == "yes" else None
@@ -410,9 +414,14 @@ def _any(question: str, polarity: str, detail: str) -> str | None:
 
 def _how_old(question: str, polarity: str, detail: str) -> str | None:
     found = _HOW_OLD.match(question)
-    if not found or polarity or not detail:
+    if not found or polarity or not detail or _OR.search(question):
         return None
-    age = f"{detail} years old" if _NUMBERS.match(detail) else detail
+    if _NUMBERS.match(detail):
+        age = f"{detail} years old"
+    elif _SPAN.search(detail):
+        age = f"{detail} old"  # "Ten months." -> "ten months old"
+    else:
+        age = detail
     if found.group("you"):
         return f"I am {age}"
     whose = _own(found.group("whose").strip().lower())
