@@ -58,6 +58,17 @@ def test_a_yes_to_the_assistants_question_is_stored_as_what_it_says(memory: Memo
     assert texts == ["maya is allergic to shellfish.", "maya is vegetarian."]
 
 
+def test_a_yes_sent_in_its_own_add_is_read_with_the_question_of_the_session(
+    memory: Memory,
+) -> None:
+    # A chat app stores each message as it comes: the question is in the store already.
+    memory.add(
+        [{"role": "assistant", "content": "Are you vegetarian?"}], user_id="maya", session_id="c1"
+    )
+    memory.add([{"role": "user", "content": "Yep."}], user_id="maya", session_id="c1")
+    assert [m.text for m in memory.get_all(user_id="maya")] == ["maya is vegetarian."]
+
+
 def test_delete_user_and_reset(memory: Memory) -> None:
     memory.add("I have a kitten.", user_id="maya")
     memory.add("I keep bees.", user_id="zed")
