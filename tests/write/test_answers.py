@@ -24,6 +24,8 @@ from logicmem.write.rules import RuleExtractor
         ("Are you still vegetarian?", "No.", "I am not vegetarian anymore."),
         ("Have you had a flu shot?", "Not yet.", "I have not had a flu shot yet."),
         ("Do you cook?", "not much", "I do not cook much."),
+        ("Can you manage stairs?", "Not easily.", "I cannot manage stairs easily."),
+        ("How old is your daughter?", "She's 7.", "My daughter is 7 years old."),
         ("Do you smoke?", "Used to.", "I do not smoke anymore (used to)."),
         ("Are you vegetarian?", "haha no", "I am not vegetarian."),
         ("Do you drink alcohol?", "Zero.", "I do not drink alcohol."),
@@ -96,6 +98,10 @@ def test_a_reply_and_its_question_read_as_the_users_statement(
         ("Are you allergic to anything?", "Yes, I'm allergic to bee stings."),  # says it
         ("Where do you live?", "Leeds."),  # a form not read
         ("Anything else?", "No."),
+        # no yes or no, and no "any" for it to name: a yes cannot be told from a no
+        ("Is your flat on the ground floor?", "Third floor, no lift."),
+        ("Do you have asthma?", "Mild."),
+        ("Is your cat an indoor cat?", "She is."),  # a sentence of its own
         ("Any allergies or medications?", "Penicillin."),  # which one?
         ("How old are your kids or grandkids?", "4 and 9"),
         ("Does anyone at home smoke?", "My neighbour."),  # not the household

@@ -31,6 +31,7 @@ reply is kept as it was said, beside its question.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from logicmem.write.person import is_first_person, straight_apostrophes
 
@@ -72,7 +73,10 @@ _INTERJECTION = re.compile(
 # A reply that tells what held has ended ("Used to.", "Quit in May.", "Gave it up.").
 _ENDED = re.compile(r"^(?:used to|quit|stopped|gave (?:it |them |that )?up)\b", re.IGNORECASE)
 # A word that qualifies the answer's verb: written after it, not in brackets.
-_ADVERB = re.compile(r"yet|much|often|lately|recently|so far", re.IGNORECASE)
+_ADVERB = re.compile(
+    r"yet|much|often|lately|recently|so far|easily|always|very|quite|well|fully|completely",
+    re.IGNORECASE,
+)
 _NO_AGAIN = re.compile(
     rf"(?:{_NO})?(?:\s*(?:at all|really|whatsoever|thanks|needed|here|for me))?", re.IGNORECASE
 )
@@ -147,6 +151,8 @@ _MEMBER_REPLY = re.compile(
 )
 _BARE_VERB = re.compile(r"(?:(?:is|does|has|do|are|too|does too|is too)\W*)?", re.IGNORECASE)
 _OR = re.compile(r"\bor\b", re.IGNORECASE)
+# A reply that opens on the person asked about ("She's 7.", "He is a nurse.").
+_SHE_IS = re.compile(r"^(?:she|he|they|it)(?:'s|'re|\s+is|\s+are)\s+(?P<rest>\S.*)$", re.IGNORECASE)
 _SPAN = re.compile(r"\b(?:years?|yrs?|months?|mos?|weeks?|wks?|days?)$", re.IGNORECASE)
 _NUMBERS = re.compile(
     r"^(?:about |around |almost |nearly |just )?(?:\d+|one|two|three|four|five|six|seven|"
@@ -169,6 +175,9 @@ _EVER = re.compile(r"^ever\s+", re.IGNORECASE)  # "Have you ever smoked?" "Yes."
 _IRREGULAR = {"have": "has", "do": "does", "go": "goes", "be": "is"}
 
 
+Reader = Callable[[str, str, str], "str | None"]
+
+
 def answered(question: str, reply: str) -> str | None:
     """The first-person statement that ``reply`` makes as an answer to the assistant's
     ``question`` (see the module docstring); None when the pair is not of a form read
@@ -184,10 +193,18 @@ def answered(question: str, reply: str) -> str | None:
     member = _anyone(question, reply)
     if member is not None:
         return _sentence(member)
+    said = _SHE_IS.match(reply)
+    if said:
+        # "How old is your daughter?" "She's 7.": what follows the pronoun answers a
+        # question of what or how; to a yes/no question it is a sentence of its own.
+        reply = said.group("rest")
+        readers: tuple[Reader, ...] = (_how_old, _your_is, _what_do_you)
+    else:
+        readers = (_polar, _any, _how_old, _how_many, _your_is, _what_do_you, _job)
     polarity, detail = _polarity(reply)
     if detail and is_first_person(detail):
         return None  # "Yes, I'm allergic to shellfish": a statement of its own
-    for read in (_polar, _any, _how_old, _how_many, _your_is, _what_do_you, _job):
+    for read in readers:
         statement = read(question, polarity, detail)
         if statement is not None:
             return _sentence(statement)
@@ -220,7 +237,7 @@ def _polarity(reply: str) -> tuple[str, str]:
 _PLAIN_LEAD = re.compile(
     r"^(?:used|quit|stopped|gave|just|only|a|an|the|some|one|two|three|four|five|six|seven|"
     r"eight|nine|ten|eleven|twelve|both|mostly|mainly|my|our|several|a few|few|lots|many|"
-    r"none|also|still|since|for|about|around)\b",
+    r"none|also|still|since|for|about|around|under|over|less|more|at|sometimes)\b",
     re.IGNORECASE,
 )
 
@@ -307,9 +324,11 @@ def _polar(question: str, polarity: str, detail: str) -> str | None:
     subject, speaker = whose
     rest = _own(found.group("rest").strip())
     if not polarity:
-        if not detail:
+        if not detail or not (_ANYTHING.search(rest) or _ANY_NOUN.search(rest)):
+            # Without a yes or no, only the thing asked for can be named: "Do you have
+            # any drug allergies?" "Penicillin." "Is your flat on the ground floor?"
+            # "Third floor." answers no, which no rule here can tell from a yes.
             return None
-        # The thing asked for, named without a yes: "Any drug allergies?" "Penicillin."
         polarity = "yes"
     negative = polarity in ("no", "longer")
     if polarity == "yes" and detail:
