@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from logicmem.write.person import is_first_person, straight_apostrophes
+from logicmem.write.person import base_verb_s, is_first_person, straight_apostrophes
 
 # A reply longer than this is a sentence of its own, not a word or two beside a yes or no.
 MAX_WORDS = 8
@@ -172,7 +172,6 @@ _ANYTHING = re.compile(r"\banything(?:\s+else)?\b", re.IGNORECASE)
 _ANY_NOUN = re.compile(r"\bany\s+(?!of\b|one\b|more\b|longer\b)", re.IGNORECASE)
 _STILL = re.compile(r"^still\s+", re.IGNORECASE)
 _EVER = re.compile(r"^ever\s+", re.IGNORECASE)  # "Have you ever smoked?" "Yes." -> "I have smoked."
-_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "be": "is"}
 
 
 Reader = Callable[[str, str, str], "str | None"]
@@ -291,16 +290,7 @@ def _third(verb_phrase: str) -> str:
     """The phrase's first verb in the third person singular ("have allergies" -> "has
     allergies")."""
     verb, _, rest = verb_phrase.partition(" ")
-    low = verb.lower()
-    if low in _IRREGULAR:
-        verb = _IRREGULAR[low]
-    elif re.search(r"[^aeiou]y$", low):
-        verb = verb[:-1] + "ies"
-    elif re.search(r"(?:s|sh|ch|x|z|o)$", low):
-        verb += "es"
-    else:
-        verb += "s"
-    return f"{verb} {rest}".strip()
+    return f"{base_verb_s(verb)} {rest}".strip()
 
 
 def _named(rest: str, detail: str) -> str | None:

@@ -110,6 +110,19 @@ def _third_person(verb: str) -> str:
     return verb + "s"
 
 
+def base_verb_s(verb: str) -> str:
+    """A verb known to be in its base form, in the third person singular ("have" ->
+    "has", "carry" -> "carries", "cut" -> "cuts"); ``_third_person`` instead guesses
+    whether the word after "I" is a base form at all."""
+    if verb == "have":
+        return "has"
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
 def _replace_subject_i(text: str, name: str) -> str:
     """Replace the pronoun "I" by ``name`` and conjugate the verb that follows it."""
     tokens = re.split(r"(\s+)", text)

@@ -23,7 +23,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from logicmem.write.person import ADDRESS_WORDS, is_first_person
+from logicmem.write.person import ADDRESS_WORDS, base_verb_s, is_first_person
 from logicmem.write.rules import MONTHS, WEEKDAYS, reported
 
 _DROP = frozenset(
@@ -920,16 +920,6 @@ _CLAUSE_VERBS = word_set(
 )
 
 
-def _third_person(verb: str) -> str:
-    if verb == "have":
-        return "has"
-    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
 def _predicate(words: list[str]) -> str:
     """A verb phrase in the third person: "only eat halal" -> "only eats halal"."""
     first, rest = words[0], " ".join(words[1:])
@@ -944,7 +934,7 @@ def _predicate(words: list[str]) -> str:
     if first == "do":
         return f"does {rest}".strip()
     if first in _BASE_VERBS or first in _LIKING:
-        return f"{_third_person(first)} {rest}".strip()
+        return f"{base_verb_s(first)} {rest}".strip()
     return " ".join(words)
 
 
