@@ -33,7 +33,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from logicmem.write.person import base_verb_s, is_first_person, straight_apostrophes
+from logicmem.write.person import (
+    MEMBER_WORDS,
+    base_verb_s,
+    is_first_person,
+    straight_apostrophes,
+)
 
 # A reply longer than this is a sentence of its own, not a word or two beside a yes or no.
 MAX_WORDS = 8
@@ -170,6 +175,8 @@ _SECOND = [
 ]
 _ANYTHING = re.compile(r"\banything(?:\s+else)?\b", re.IGNORECASE)
 _ANY_NOUN = re.compile(r"\bany\s+(?!of\b|one\b|more\b|longer\b)", re.IGNORECASE)
+# The auxiliary of a question about anyone, for the one person who answers to it.
+_SINGULAR = {"are": "is", "do": "does", "have": "has"}
 _STILL = re.compile(r"^still\s+", re.IGNORECASE)
 _EVER = re.compile(r"^ever\s+", re.IGNORECASE)  # "Have you ever smoked?" "Yes." -> "I have smoked."
 
@@ -257,14 +264,12 @@ def _own(words: str) -> str:
 # the household, its pets, its home and the user's own means. Not a friend or a coworker,
 # whose facts are not the user's, nor a thing of the moment ("Is your phone charged?").
 _YOURS = frozenset(
-    {
-        "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby",
-        "toddler", "twins", "teen", "teenager", "stepson", "stepdaughter", "husband", "wife",
-        "partner", "spouse", "boyfriend", "girlfriend", "fiance", "fiancee", "mom", "mum",
-        "mother", "dad", "father", "parents", "grandma", "grandpa", "grandmother",
-        "grandfather", "family", "household", "dog", "dogs", "cat", "cats", "pet", "pets",
-        "puppy", "kitten", "home", "house", "apartment", "flat", "place", "building",
-        "landlord", "lease", "job", "work", "budget", "insurance", "doctor", "diet", "commute",
+    {w for words in MEMBER_WORDS.values() for w in words.split()}
+    | {
+        "sons", "daughters", "kid", "kids", "child", "children", "twins", "teen", "teenager",
+        "parents", "family", "household", "dog", "dogs", "cat", "cats", "pet", "pets", "puppy",
+        "kitten", "home", "house", "apartment", "flat", "place", "building", "landlord",
+        "lease", "job", "work", "budget", "insurance", "doctor", "diet", "commute",
         "schedule", "car",
     }
 )  # fmt: skip
@@ -293,14 +298,16 @@ def _third(verb_phrase: str) -> str:
     return f"{base_verb_s(verb)} {rest}".strip()
 
 
-def _named(rest: str, detail: str) -> str | None:
-    """``rest`` with what it asked about ("anything", "any pets") named by ``detail``;
-    None when it asked about no such thing."""
+def _asked(rest: str, detail: str) -> tuple[str, str]:
+    """``rest`` with what it asked about ("anything", "any pets") named by ``detail``, and
+    what is left of ``detail`` ("" once named); without a detail, "something" and "pets"."""
+    if not detail:
+        return _ANY_NOUN.sub("", _ANYTHING.sub("something", rest)), ""
     if _ANYTHING.search(rest):
-        return _ANYTHING.sub(detail, rest, count=1)
+        return _ANYTHING.sub(detail, rest, count=1), ""
     if _ANY_NOUN.search(rest):
-        return f"{_ANY_NOUN.sub('', rest, count=1)}: {detail}"
-    return None
+        return f"{_ANY_NOUN.sub('', rest, count=1)}: {detail}", ""
+    return rest, detail
 
 
 def _polar(question: str, polarity: str, detail: str) -> str | None:
@@ -321,13 +328,8 @@ def _polar(question: str, polarity: str, detail: str) -> str | None:
             return None
         polarity = "yes"
     negative = polarity in ("no", "longer")
-    if polarity == "yes" and detail:
-        named = _named(rest, detail)
-        if named is not None:
-            rest, detail = named, ""
-    elif polarity == "yes":
-        rest = _ANYTHING.sub("something", rest)
-        rest = _ANY_NOUN.sub("", rest)
+    if polarity == "yes":
+        rest, detail = _asked(rest, detail)
     if negative and _STILL.match(rest):
         # "Are you still vegetarian?" "No." -> "I am not vegetarian anymore.": what held ended.
         rest, polarity = _STILL.sub("", rest), "longer"
@@ -339,7 +341,7 @@ def _polar(question: str, polarity: str, detail: str) -> str | None:
     return statement + _beside(detail)
 
 
-def _clause(aux: str, subject: str, speaker: str | bool, rest: str, negative: bool) -> str | None:
+def _clause(aux: str, subject: str, speaker: bool, rest: str, negative: bool) -> str | None:
     not_ = " not" if negative else ""
     if aux in ("are", "is"):
         verb = "am" if speaker else aux
@@ -377,13 +379,8 @@ def _anyone(question: str, reply: str) -> str | None:
         detail = ""
     else:
         return None  # "My son has a peanut allergy.": a statement of its own
-    aux, rest = found.group("aux").lower(), _own(found.group("rest").strip())
-    named_rest = _named(rest, detail) if detail else None
-    if named_rest is not None:
-        rest, detail = named_rest, ""
-    elif not detail:
-        rest = _ANY_NOUN.sub("", _ANYTHING.sub("something", rest))
-    return _member_clause(aux, "my " + named.group("who").lower(), rest) + _beside(detail)
+    rest, detail = _asked(_own(found.group("rest").strip()), detail)
+    return _member_clause(found.group("aux"), "my " + named.group("who").lower(), rest, detail)
 
 
 def _someone(found: re.Match[str], reply: str) -> str | None:
@@ -393,18 +390,15 @@ def _someone(found: re.Match[str], reply: str) -> str | None:
     polarity, detail = _polarity(reply)
     if detail or polarity != "yes":
         return None
-    rest = _own(found.group("rest").strip())
-    rest = _ANY_NOUN.sub("", _ANYTHING.sub("something", rest))
-    return _member_clause(found.group("aux").lower(), "someone in my household", rest)
+    rest, _ = _asked(_own(found.group("rest").strip()), "")
+    return _member_clause(found.group("aux"), "someone in my household", rest, "")
 
 
-def _member_clause(aux: str, subject: str, rest: str) -> str:
+def _member_clause(aux: str, subject: str, rest: str, detail: str) -> str | None:
     """``subject`` (one person) and the question's predicate, its verb agreeing."""
-    if aux in ("is", "are"):
-        return f"{subject} is {rest}"
-    if aux == "has":
-        return f"{subject} has {rest}"
-    return f"{subject} {_third(rest)}"
+    singular = _SINGULAR.get(aux.lower(), aux.lower())
+    statement = _clause(singular, subject, False, rest, False)
+    return None if statement is None else statement + _beside(detail)
 
 
 def _any(question: str, polarity: str, detail: str) -> str | None:

@@ -26,6 +26,15 @@ ADDRESS_WORDS = (
     "grandpa",
     "granny",
 )
+# The household members whose standing facts bind the user's plans, by role, in the words
+# people use for them.
+MEMBER_WORDS = {
+    "mother": "mother mom mum mommy mama",
+    "father": "father dad daddy papa",
+    "partner": "partner wife husband spouse girlfriend boyfriend fiance fiancee",
+    "child": "son daughter stepson stepdaughter baby toddler newborn infant",
+    "grandparent": "grandmother grandma granny grandfather grandpa",
+}
 # A sentence whose subject is one of them ("Mom is diabetic.", "Grandpa's on warfarin."),
 # not one that calls to them ("Mom, look!").
 _ADDRESSED_SUBJECT = re.compile(rf"^(?i:({'|'.join(ADDRESS_WORDS)}))\b(?=(?:'s)?\s)")

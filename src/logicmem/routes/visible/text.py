@@ -23,7 +23,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from logicmem.write.person import ADDRESS_WORDS, base_verb_s, is_first_person
+from logicmem.write.person import ADDRESS_WORDS, MEMBER_WORDS, base_verb_s, is_first_person
 from logicmem.write.rules import MONTHS, WEEKDAYS, reported
 
 _DROP = frozenset(
@@ -1084,16 +1084,9 @@ def gives_advice(text: str) -> bool:
     return _ADVICE.match(text.strip()) is not None
 
 
-# The household members whose standing facts bind the user's plans, by role, in the words
-# people use for them; a word for several members names them all ("parents", "kids").
-_MEMBER_WORDS = {
-    "mother": "mother mom mum mommy mama",
-    "father": "father dad daddy papa",
-    "partner": "partner wife husband spouse girlfriend boyfriend fiance fiancee",
-    "child": "son daughter stepson stepdaughter baby toddler newborn infant",
-    "grandparent": "grandmother grandma granny grandfather grandpa",
-}
-MEMBER_ROLES = tuple(_MEMBER_WORDS)
+# The household members whose standing facts bind the user's plans, by role
+# (``person.MEMBER_WORDS``); a word for several members names them all ("parents", "kids").
+MEMBER_ROLES = tuple(MEMBER_WORDS)
 _MEMBER_GROUPS = {
     "parents": ("mother", "father"),
     "folks": ("mother", "father"),
@@ -1104,7 +1097,7 @@ _MEMBER_GROUPS = {
     "grandparents": ("grandparent",),
 }
 _MEMBER_ROLES = {
-    word: (role,) for role, words in _MEMBER_WORDS.items() for word in words.split()
+    word: (role,) for role, words in MEMBER_WORDS.items() for word in words.split()
 } | _MEMBER_GROUPS
 _MEMBER = "|".join(sorted(_MEMBER_ROLES, key=len, reverse=True))
 _MEMBER_MODIFIER = (
