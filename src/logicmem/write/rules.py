@@ -548,7 +548,11 @@ class RuleExtractor(Extractor):
             statements = self._statements(turn.text)
             # ... and with its question, it is the user's statement ("Are you vegetarian?"
             # "Yep." -> "I am vegetarian."), which says all the pair says.
-            stated = answers and bool(statements) and _statement_of_answer(previous, statements)
+            stated = None
+            if answers and statements:
+                stated = _statement_of_answer(previous, statements[0])
+            if stated:
+                statements[0] = stated
             thoughts: list[list[str]] = []
             for k, sentence in enumerate(statements):
                 if thoughts and self.joins(sentence, thoughts[-1]):
@@ -585,20 +589,15 @@ class RuleExtractor(Extractor):
         return f"{name} said: {sentence}" if first else sentence
 
 
-def _statement_of_answer(asker: Turn | None, statements: list[str]) -> bool:
-    """Whether the reply's first sentence, with the one question of the assistant's turn
-    before it, reads as the user's statement (``answers.answered``); if so, it replaces
-    that sentence in ``statements``."""
+def _statement_of_answer(asker: Turn | None, reply: str) -> str | None:
+    """The user's statement that the reply's first sentence makes with the one question of
+    the assistant's turn before it (``answers.answered``), or None."""
     if asker is None:
-        return False
+        return None
     asked = [s for s in split_sentences(asker.text) if s.endswith("?")]
     if len(asked) != 1:
-        return False  # "Any allergies? Any medications?" "Penicillin.": which one?
-    statement = answered(asked[0], statements[0])
-    if statement is None:
-        return False
-    statements[0] = statement
-    return True
+        return None  # "Any allergies? Any medications?" "Penicillin.": which one?
+    return answered(asked[0], reply)
 
 
 def states_a_standing_fact(sentence: str) -> bool:
