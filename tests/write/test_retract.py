@@ -37,6 +37,20 @@ from logicmem.write.retract import correction_match, detect, lexical_match, retr
         ("Maya said: Actually it's 40 mg.", "correction", "40 mg"),
         ("Actually, Maya takes 40 mg.", "correction", "takes 40 mg"),
         ("I quit smoking.", "ending", "smoking"),
+        ("Sorry, Maya got that wrong: it's 40 mg.", "correction", "40 mg"),
+        # A measured thing changed, by whoever changed it: the thing and its new value.
+        ("Maya's doctor raised Maya's metformin to 1000 mg.", "change", "metformin 1000 mg"),
+        ("Maya's metformin dose went up to 1000 mg.", "change", "metformin 1000 mg"),
+        ("The nurse lowered the dose of my warfarin to 2mg.", "change", "warfarin 2 mg"),
+        ("Maya's rent went up to $1,500 a month.", "change", "rent $1,500"),
+        ("Maya's hours were cut to 20 a week.", "change", "hours 20"),
+        ("Maya's son's insulin was increased to 12 units.", "change", "son insulin 12 units"),
+        ("They upped my sertraline from 50 to 100 mg.", "change", "sertraline 100 mg"),
+        # A request to the assistant to forget what the speaker said.
+        ("Please forget that Maya is vegetarian, Maya eats fish now.", "forget", "is vegetarian"),
+        ("Disregard what Maya said about Maya's sister.", "forget", "sister"),
+        ("Can you forget that Maya told you about the lawsuit?", "forget", "lawsuit"),
+        ("Maya said: Forget that I play the cello.", "forget", "play the cello"),
     ],
 )
 def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
@@ -61,6 +75,13 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya sells the scarves she knits at the market.",  # a habit, not an ending
         "Maya is quitting her choir next month.",  # a plan: nothing has ended yet
         "Maya stops at the library on Fridays.",
+        "Maya moved the meeting to 3 pm.",  # one occasion, not a standing value
+        "Maya raised it to 5.",  # nothing named
+        "Maya's temperature went up in the afternoon.",  # no new value
+        "Forget that Maya is vegetarian for tonight.",  # set aside for a moment
+        "Maya won't forget that.",
+        "Maya wants to forget about work this weekend.",
+        "Maya said: Don't forget to take your pills.",
     ],
 )
 def test_statements_that_end_nothing(text: str) -> None:
@@ -70,8 +91,32 @@ def test_statements_that_end_nothing(text: str) -> None:
 def _ends(retraction_text: str, fact: str) -> bool:
     found = detect(retraction_text, "Maya")
     assert found is not None
-    match = correction_match if found.kind == "correction" else lexical_match
+    match = correction_match if found.kind in ("correction", "change") else lexical_match
     return match(found, fact, "Maya")
+
+
+def test_a_change_ends_the_same_thing_of_the_same_person() -> None:
+    assert _ends("Maya's doctor raised Maya's metformin to 1000 mg.",
+                 "Maya takes 500 mg of metformin twice a day.")  # fmt: skip
+    assert _ends("Maya's rent went up to $1,500.", "Maya's rent is $1,200 a month.")
+    # Another thing, or the same value: nothing changed.
+    assert not _ends("Maya's doctor raised Maya's metformin to 1000 mg.",
+                     "Maya takes 20 mg of lisinopril.")  # fmt: skip
+    assert not _ends("Maya's metformin dose went up to 1000 mg.",
+                     "Maya takes 1000 mg of metformin.")  # fmt: skip
+    # The speaker's dose is not the husband's, and the other way round.
+    assert not _ends("Maya's metformin was increased to 1000 mg.",
+                     "Maya's husband takes 850 mg of metformin.")  # fmt: skip
+    assert _ends("Maya's husband's metformin was increased to 1000 mg.",
+                 "Maya's husband takes 850 mg of metformin.")  # fmt: skip
+    assert not _ends("Maya's husband's metformin was increased to 1000 mg.",
+                     "Maya takes 500 mg of metformin.")  # fmt: skip
+
+
+def test_a_request_to_forget_ends_what_it_names_even_a_past_event() -> None:
+    assert _ends("Please forget that Maya is vegetarian.", "Maya is vegetarian.")
+    assert _ends("Forget what Maya said about the lawsuit.", "Maya lost a lawsuit last year.")
+    assert not _ends("Please forget that Maya is vegetarian.", "Maya's sister is vegan.")
 
 
 def test_the_retracted_content_must_be_the_fact_itself() -> None:
@@ -173,6 +218,45 @@ def test_a_correction_closes_the_corrected_value(mem: Memory) -> None:
     assert mem.get(dose.id, user_id="maya").superseded_by == fix.id
     assert mem.get(vitamin.id, user_id="maya").status == "active"
     assert mem.get(fix.id, user_id="maya").status == "active"
+
+
+@pytest.mark.slow
+def test_a_changed_dose_closes_the_old_dose_only(mem: Memory) -> None:
+    # Said as a change, not restated in full: the old dose must not stay current beside it.
+    mine = _said(mem, "I take 500 mg of metformin twice a day.", "2023-01-10")
+    his = _said(mem, "My husband takes 850 mg of metformin.", "2023-01-10")
+    raised = _said(mem, "My doctor raised my metformin to 1000 mg.", "2023-03-01")
+    assert mem.get(mine.id, user_id="maya").superseded_by == raised.id
+    assert mem.get(his.id, user_id="maya").status == "active"
+    assert mem.get(raised.id, user_id="maya").status == "active"
+    hits = [h.id for h in mem.search("metformin dose", user_id="maya", k=5).hits]
+    assert raised.id in hits and mine.id not in hits
+
+
+@pytest.mark.slow
+def test_a_request_to_forget_closes_the_fact_and_itself(mem: Memory) -> None:
+    diet = _said(mem, "I'm vegetarian.", "2023-01-10")
+    cat = _said(mem, "I have a cat named Luna.", "2023-01-10")
+    asked = mem.add("Can you forget that I'm vegetarian?", user_id="maya", timestamp="2023-02-01")
+    [request] = asked.added
+    assert set(asked.superseded) == {diet.id, request.id}
+    assert mem.get(diet.id, user_id="maya").superseded_by == request.id
+    current = {m.id for m in mem.get_all(user_id="maya")}
+    assert current == {cat.id}  # neither the fact nor the request that names it
+    assert {h.id for h in mem.search("vegetarian", user_id="maya", k=5).hits} == {cat.id}
+    assert mem.history(diet.id, user_id="maya")[-1]["event"] == "RETRACT"
+
+
+@pytest.mark.slow
+def test_setting_a_fact_aside_for_a_moment_forgets_nothing(mem: Memory) -> None:
+    diet = _said(mem, "I'm vegetarian.", "2023-01-10")
+    result = mem.add(
+        "Forget that I'm vegetarian for tonight, it's my birthday.",
+        user_id="maya",
+        timestamp="2023-02-01",
+    )
+    assert result.superseded == []
+    assert mem.get(diet.id, user_id="maya").status == "active"
 
 
 @pytest.mark.slow

@@ -57,6 +57,9 @@ relationships. Rules:
 - A short reply means what it answers: write the fact that a reply and the assistant's
   question state together ("Are you vegetarian?" "Yep." -> "Maya is vegetarian."), with
   the reply's turn as its source.
+- A change keeps what changed and its new value in one memory ("Maya's doctor raised
+  Maya's metformin to 1000 mg."). A request to forget something said is written as
+  "Forget that <the fact>." ("Forget that Maya is vegetarian."), never as the fact.
 - Skip greetings, small talk and anything said only by the assistant.
 - If nothing is worth remembering, return {{"memories": []}}.
 """

@@ -365,7 +365,19 @@ class WritePipeline:
                 detail={"cue": cue, "similarity": round(sim, 3)},
             )
             old.status, old.valid_until, old.superseded_by = "superseded", until, entry.id
-        return [old.id for old, _, _ in ended]
+        closed = [old.id for old, _, _ in ended]
+        if own is not None and own.kind == "forget":
+            # The request names what the user asked to forget: it leaves retrieval too.
+            self.store.close_memory(
+                entry.id,
+                until=until,
+                by=entry.id,
+                event="RETRACT",
+                detail={"cue": own.cue, "request": "forget", "closed": closed},
+            )
+            entry.status, entry.valid_until, entry.superseded_by = "superseded", until, entry.id
+            closed.append(entry.id)
+        return closed
 
     def _merge(self, merged_sources: dict[str, list[str]], result: AddResult) -> None:
         for memory_id, sources in merged_sources.items():

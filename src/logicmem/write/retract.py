@@ -37,6 +37,7 @@ import numpy as np
 
 from logicmem.routes.visible.text import fold, lemma, word_form
 from logicmem.types import MemoryEntry
+from logicmem.write.person import MEMBER_WORDS
 from logicmem.write.rules import STOPWORDS, own_words
 from logicmem.write.supersede import slots_of
 
@@ -46,7 +47,7 @@ MIN_CORRECTION_SIMILARITY = 0.3  # a correction's content is only a value and it
 # object of more content words than this tells an event with its circumstances instead.
 MAX_ENDED_WORDS = 3
 
-Kind = Literal["ending", "negation", "correction"]
+Kind = Literal["ending", "negation", "correction", "change", "forget"]
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,38 @@ _ENDING = (
 _CLAUSE_START = r"(?:^|[.;:!?,]\s*|\b(?:and|but|so|now)\s+)"
 _NEGATION = r"no longer|not|never|n't"
 _PLAIN_NEGATION_END = r"any\s?more|after all"
-_CORRECTION = r"(?:was|were) wrong|misspoke|got it wrong|made a mistake|stand corrected"
+_CORRECTION = (
+    r"(?:was|were) wrong|misspoke|got (?:it|that|this) wrong|had (?:it|that) wrong|"
+    r"made a mistake|stand corrected|was mistaken"
+)
+# A measured thing changed to a new value, by whoever changed it ("the doctor raised my
+# metformin to 1000 mg", "my rent went up to 1,500"): a change of the value, not an event.
+# Not "moved" or "switched": "moved the meeting to 3 pm" changes one occasion.
+_CHANGE = (
+    r"raised|increased|upped|bumped(?: up)?|lowered|reduced|decreased|cut(?: back)?|"
+    r"dropped|doubled|halved|tripled|adjusted|changed|titrated(?: up| down)?"
+)
+_CHANGE_INTRANSITIVE = rf"(?:(?:went|gone|goes|go) (?:up|down)|{_CHANGE})"
+_THING = r"(?P<thing>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)(?:\s+(?:dose|dosage))?"
+_NEW_VALUE = (
+    r"(?:\s+from\s+[^,.;]+?)?\s+to\s+(?P<value>\$?\d[\d,]*(?:\.\d+)?)(?:\s*(?P<unit>%|[a-zA-Z]+))?"
+)
+# Words that follow a number without being its unit ("to 20 a week").
+_NOT_UNIT = frozenset(["a", "an", "per", "each", "every", "and", "or", "but", "now", "since"])
+# A request to the assistant to forget something the speaker said: closes what it names.
+# Not a set-aside for the moment ("forget that I'm vegetarian for tonight").
+_FORGET = (
+    r"(?:(?:please|so|oh|also|actually|ok(?:ay)?|hey|and)[,\s]+)*"
+    r"(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?P<cue>forget|disregard|delete|erase|remove)\s+"
+    r"(?:that|the (?:fact|part|bit|note|memory) (?:that|about)|what \w+ (?:said|told you|"
+    r"mentioned) about)\s+(?P<rest>.+)"
+)
+_FOR_NOW = re.compile(
+    r"\b(?:for (?:now|a (?:sec|second|moment|minute|bit)|today|tonight|this (?:week|time|once))|"
+    r"just this once)\b",
+    re.IGNORECASE,
+)
 # Where a content phrase ends: punctuation, a new clause, or when it happened.
 _CONTENT_END = re.compile(
     r"\s*(?:[.,;:!?()\u2013\u2014]|\s-\s|\b(?:because|since|so|but|and|or|after|before|"
@@ -127,10 +159,13 @@ def detect(text: str, subject: str) -> Retraction | None:
     in the speaker's own words, not the question an answer keeps (``rules.in_reply_to``:
     "Do you still smoke?" ends nothing)."""
     text = own_words(text)
+    subj = _subject_pattern(subject)
+    forget = _forget(text, subj) if text else None
+    if forget is not None:
+        return forget  # "Can you forget that ...?" is a request, whatever its mark
     if not text or text.rstrip().endswith("?"):
         return None
     flags = re.IGNORECASE
-    subj = _subject_pattern(subject)
     # The speaker must be the one who stopped: "Maya said: Tom quit smoking" ends nothing
     # of Maya's. The subject opens a clause; only auxiliaries and adverbs follow it.
     # Not "'s": "Maya's divorced parents" is a possessive.
@@ -145,6 +180,9 @@ def detect(text: str, subject: str) -> Retraction | None:
         if content and _values(content, subject):
             return Retraction("correction", found.group("cue").lower(), content)
         return None
+    change = _change(text, subject)
+    if change is not None:
+        return change
     found = re.search(lead + rf"(?P<cue>{_ENDING})\s+(?P<rest>.+)", text, flags)
     if found is not None:
         content = _cut(found.group("rest"))
@@ -170,6 +208,55 @@ def detect(text: str, subject: str) -> Retraction | None:
     do_support = cue in ("n't", "not") and re.search(r"\b(?:do|does|did)$", before)
     verbal = (len(words) == 1 and bool(do_support)) or words[-1].lower().endswith("ing")
     return Retraction("negation", cue, content, verbal)
+
+
+def _forget(text: str, subj: str) -> Retraction | None:
+    """A request to forget what the speaker said ("Please forget that I'm vegetarian",
+    "Disregard what I said about my sister"): its content is what it names."""
+    found = re.search(rf"(?:^|[.;:!?,]\s*){_FORGET}", text, re.IGNORECASE)
+    if found is None or _FOR_NOW.search(found.group("rest")):
+        return None
+    rest = re.sub(
+        rf"^{subj}\s+(?:(?:told you|said|mentioned)\s+(?:about\s+|that\s+)?)?(?=\w)",
+        "",
+        found.group("rest"),
+        flags=re.IGNORECASE,
+    )
+    content = _cut(rest)
+    if not content:
+        return None
+    return Retraction("forget", found.group("cue").lower(), content, content.endswith("ing"))
+
+
+def _change(text: str, subject: str) -> Retraction | None:
+    """A measured thing of the speaker's (or a household member's) changed to a new value:
+    "the doctor raised my metformin to 1000 mg", "my rent went up to $1,500", "my hours
+    were cut to 20 a week". The content is the thing, the member named, and the new
+    value."""
+    name = rf"|{re.escape(subject)}'s" if subject else ""
+    owner = rf"(?:my|our{name})(?:\s+(?P<member>[a-z]+)'s)?"
+    flags = re.IGNORECASE
+    found = re.search(
+        rf"\b(?P<cue>{_CHANGE})\s+(?:the\s+(?:dose|dosage|amount)\s+of\s+)?{owner}\s+{_THING}{_NEW_VALUE}",
+        text,
+        flags,
+    ) or re.search(
+        rf"\b{owner}\s+{_THING}\s+(?:(?:was|were|has been|have been|got|has|have|just|"
+        rf"recently|now)\s+)*(?P<cue>{_CHANGE_INTRANSITIVE}){_NEW_VALUE}",
+        text,
+        flags,
+    )
+    if found is None:
+        return None
+    thing = found.group("thing")
+    if not content_lemmas(thing, subject):
+        return None  # "raised it to 5": nothing named
+    value, unit = found.group("value").rstrip(","), found.group("unit") or ""
+    if unit and unit.lower() not in _NOT_UNIT and unit.lower() not in _FUNCTION:
+        value = f"{value} {unit}"
+    member = found.group("member") or ""
+    content = " ".join(w for w in (member, thing, value) if w)
+    return Retraction("change", _norm(found.group("cue")), content)
 
 
 def _norm(cue: str) -> str:
@@ -268,6 +355,19 @@ def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
     return True
 
 
+_MEMBERS = frozenset(
+    lemma(w)
+    for words in (*MEMBER_WORDS.values(), "sister brother kid child children")
+    for w in words.split()
+)
+
+
+def _members_fact(fact: str, subject: str) -> bool:
+    """Whether ``fact`` is a household member's ("Maya's husband takes ...")."""
+    found = re.match(rf"\s*(?:{re.escape(subject)}'s|my)\s+(\w+)", fact, re.IGNORECASE)
+    return found is not None and lemma(fold(found.group(1))) in _MEMBERS
+
+
 def ended_slot(retraction: Retraction) -> tuple[str, str] | None:
     """(slot, value) when ``retraction`` ends a slot of ``supersede``: leaving a job at a
     named employer, moving out of or retiring from a named place, ending a relationship
@@ -290,7 +390,8 @@ def ended_slot(retraction: Retraction) -> tuple[str, str] | None:
 
 
 def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
-    """Whether ``fact`` states what an ending or negation ends, word for word."""
+    """Whether ``fact`` states what an ending, a negation or a request to forget ends,
+    word for word (a request to forget may name a past event too)."""
     if not _about(fact, subject):
         return False
     slot = ended_slot(retraction) if retraction.kind == "ending" else None
@@ -308,16 +409,25 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return False
     if not retraction.verbal and _modifier_only(fact, wanted[-1], set(wanted)):
         return False
-    return _current(fact, subject)
+    return retraction.kind == "forget" or _current(fact, subject)
 
 
 def correction_match(retraction: Retraction, fact: str, subject: str) -> bool:
-    """Whether ``fact`` has the correction's frame with a different value."""
+    """Whether ``fact`` has the correction's (or the change's) frame with a different
+    value. A change of the speaker's own thing does not change a household member's
+    ("my dose" is not "my husband's dose")."""
     if not _about(fact, subject):
         return False
     values = _values(retraction.content, subject)
-    frame = [w for w in content_lemmas(retraction.content, subject) if w not in values]
+    # A number's digits are its value, however it is grouped ("1,500" is one value).
+    frame = [
+        w
+        for w in content_lemmas(retraction.content, subject)
+        if w not in values and not w[:1].isdigit()
+    ]
     if not frame or not set(frame) <= set(content_lemmas(fact, subject)):
+        return False
+    if retraction.kind == "change" and not set(frame) & _MEMBERS and _members_fact(fact, subject):
         return False
     old = _values(fact, subject)
     return bool(old) and not (old & values)
@@ -331,14 +441,15 @@ def retracted(
 ) -> list[tuple[MemoryEntry, float]]:
     """The candidates ``retraction`` ends, with the similarity that decided it: every
     match for an ending or a negation, the single best one for a correction."""
-    match = correction_match if retraction.kind == "correction" else lexical_match
+    valued = retraction.kind in ("correction", "change")
+    match = correction_match if valued else lexical_match
     said = {m.id: own_words(m.text) for m in candidates}
     lexical = [m for m in candidates if match(retraction, said[m.id], subject)]
     if not lexical:
         return []
     vectors = embed([retraction.content, *(predicate(said[m.id], subject) for m in lexical)])
     sims = vectors[1:] @ vectors[0]
-    if retraction.kind == "correction":
+    if valued:
         best = int(np.argmax(sims))
         if sims[best] < MIN_CORRECTION_SIMILARITY:
             return []

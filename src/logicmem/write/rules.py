@@ -373,6 +373,12 @@ _REMEMBER = re.compile(
 
 
 _ASKS_TO_REMEMBER = re.compile(r"^(?i:can|could|would|will|remember|please\s+remember|remind)\b")
+# "Can you forget that I told you about the divorce?" asks nothing: it is a request, kept
+# as a statement so that the write path closes what it names (``retract``).
+_ASKS_TO_FORGET = re.compile(
+    r"^(?i:(?:(?:can|could|would|will)\s+you\s+)(?:please\s+)?(?:forget|disregard|delete|erase|"
+    r"remove)\s+(?:that|what|the)\b)"
+)
 
 
 def _capitalised(text: str) -> str:
@@ -520,6 +526,8 @@ class RuleExtractor(Extractor):
         out = []
         for sentence in map(capital_i, split_sentences(text)):
             sentence = told_to_remember(sentence) or sentence
+            if sentence.endswith("?") and _ASKS_TO_FORGET.match(sentence):
+                sentence = sentence.rstrip("?").rstrip() + "."
             told = told_before_asking(sentence) if sentence.endswith("?") else None
             out.append(told or sentence)
         return out
