@@ -51,6 +51,11 @@ from logicmem.write.retract import correction_match, detect, lexical_match, retr
         ("Disregard what Maya said about Maya's sister.", "forget", "sister"),
         ("Can you forget that Maya told you about the lawsuit?", "forget", "lawsuit"),
         ("Maya said: Forget that I play the cello.", "forget", "play the cello"),
+        # A death of the speaker's own: who died.
+        ("Maya said: Pepper passed away last night.", "death", "Pepper"),
+        ("Maya's old cat was put to sleep on Monday.", "death", "cat"),
+        ("Maya and family lost Grandpa in May.", "death", "Grandpa"),
+        ("We had to put our rabbit down.", "death", "rabbit"),
     ],
 )
 def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
@@ -82,6 +87,11 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya won't forget that.",
         "Maya wants to forget about work this weekend.",
         "Maya said: Don't forget to take your pills.",
+        "Maya said: The neighbour's cat died.",  # someone else's
+        "Maya said: My coworker's father died.",
+        "She passed away.",  # whose is not said
+        "Maya almost died laughing.",
+        "Maya lost Maya's phone on the bus.",
     ],
 )
 def test_statements_that_end_nothing(text: str) -> None:
@@ -245,6 +255,30 @@ def test_a_request_to_forget_closes_the_fact_and_itself(mem: Memory) -> None:
     assert current == {cat.id}  # neither the fact nor the request that names it
     assert {h.id for h in mem.search("vegetarian", user_id="maya", k=5).hits} == {cat.id}
     assert mem.history(diet.id, user_id="maya")[-1]["event"] == "RETRACT"
+
+
+@pytest.mark.slow
+def test_a_death_closes_what_held_of_who_died(mem: Memory) -> None:
+    dog = _said(mem, "We have a dog named Pepper.", "2023-01-10")
+    walks = _said(mem, "I walk Pepper every morning before work.", "2023-01-10")
+    sister = _said(mem, "My sister has a cat named Mochi.", "2023-01-10")
+    gran = _said(mem, "My grandmother lives with us.", "2023-01-10")
+    pie = _said(mem, "I bake my grandmother's apple pie every Thanksgiving.", "2023-01-10")
+    died = _said(mem, "Pepper passed away yesterday.", "2023-05-02")
+    for fact in (dog, walks):
+        assert mem.get(fact.id, user_id="maya").superseded_by == died.id
+    lost = _said(mem, "We lost Grandma in June.", "2023-06-20")
+    assert mem.get(gran.id, user_id="maya").superseded_by == lost.id
+    # Another's pet, and what the late grandmother left, stay.
+    assert {m.id for m in mem.get_all(user_id="maya")} == {sister.id, pie.id, died.id, lost.id}
+
+
+@pytest.mark.slow
+def test_a_death_that_does_not_say_which_closes_nothing(mem: Memory) -> None:
+    dogs = _said(mem, "We have a dog named Pepper and a dog named Rusty.", "2023-01-10")
+    result = mem.add("Our dog died last night.", user_id="maya", timestamp="2023-05-02")
+    assert result.superseded == []
+    assert mem.get(dogs.id, user_id="maya").status == "active"
 
 
 @pytest.mark.slow

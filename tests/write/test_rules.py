@@ -31,6 +31,10 @@ def test_third_person_names_the_subject_and_conjugates() -> None:
     )
     assert to_third_person("I wanna adopt a dog.", "Maya") == "Maya wants to adopt a dog."
     assert to_third_person("I gotta leave by five.", "Maya") == "Maya has to leave by five."
+    # An adverb before the verb is not the verb ("Maya almosts died").
+    assert to_third_person("I almost died laughing.", "Maya") == "Maya almost died laughing."
+    assert to_third_person("I nearly forget it.", "Maya") == "Maya nearly forgets it."
+    assert to_third_person("I simply love it.", "Maya") == "Maya simply loves it."
 
 
 @pytest.mark.parametrize(

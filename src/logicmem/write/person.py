@@ -77,6 +77,9 @@ _ADVERBS = {
     "only", "mostly", "rarely", "seriously", "truly", "kind", "sort", "literally", "honestly",
     "kinda", "sorta", "probably", "certainly", "barely", "hardly", "occasionally", "normally",
     "generally", "typically", "basically", "personally", "currently", "now", "already",
+    "almost", "nearly", "simply", "suddenly", "immediately", "eventually", "secretly",
+    "genuinely", "desperately", "badly", "strongly", "completely", "fully", "partly",
+    "quickly", "slowly", "soon", "rather", "somehow", "apparently", "obviously", "clearly",
 }  # fmt: skip
 _KEEP = {
     "can", "could", "will", "would", "should", "must", "might", "may", "shall", "was",

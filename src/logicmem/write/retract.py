@@ -47,7 +47,7 @@ MIN_CORRECTION_SIMILARITY = 0.3  # a correction's content is only a value and it
 # object of more content words than this tells an event with its circumstances instead.
 MAX_ENDED_WORDS = 3
 
-Kind = Literal["ending", "negation", "correction", "change", "forget"]
+Kind = Literal["ending", "negation", "correction", "change", "forget", "death"]
 
 
 @dataclass(frozen=True)
@@ -106,6 +106,14 @@ _FORGET = (
     r"(?:that|the (?:fact|part|bit|note|memory) (?:that|about)|what \w+ (?:said|told you|"
     r"mentioned) about)\s+(?P<rest>.+)"
 )
+# A death ends what was current of the one who died ("our dog Biscuit passed away", "we lost
+# Grandpa in May"): someone of the household or a pet, or one named.
+_PETS = (
+    "dog|cat|puppy|kitten|hamster|rabbit|bunny|parrot|bird|budgie|fish|horse|pony|"
+    "guinea pig|turtle|tortoise|lizard|snake|ferret|gerbil|rat|mouse"
+)
+_DIED = r"passed away|passed on|died|was put down|was put to sleep|crossed the rainbow bridge"
+_LOST = r"lost|put down|put to sleep|said goodbye to|had to say goodbye to|buried"
 _FOR_NOW = re.compile(
     r"\b(?:for (?:now|a (?:sec|second|moment|minute|bit)|today|tonight|this (?:week|time|once))|"
     r"just this once)\b",
@@ -183,6 +191,9 @@ def detect(text: str, subject: str) -> Retraction | None:
     change = _change(text, subject)
     if change is not None:
         return change
+    death = _death(text, subject)
+    if death is not None:
+        return death
     found = re.search(lead + rf"(?P<cue>{_ENDING})\s+(?P<rest>.+)", text, flags)
     if found is not None:
         content = _cut(found.group("rest"))
@@ -257,6 +268,33 @@ def _change(text: str, subject: str) -> Retraction | None:
     member = found.group("member") or ""
     content = " ".join(w for w in (member, thing, value) if w)
     return Retraction("change", _norm(found.group("cue")), content)
+
+
+def _death(text: str, subject: str) -> Retraction | None:
+    """A death of the speaker's own ("Maya's dog Biscuit passed away", "we lost Grandpa",
+    "Biscuit died last night"): the content is who died, a word of the household or a
+    pet, or a name. Not someone else's ("the neighbour's cat died")."""
+    name = rf"|{re.escape(subject)}'s" if subject else ""
+    kin = "|".join(sorted(_MEMBERS))
+    own = rf"(?i:(?:my|our{name})\s+(?:(?:old|dear|sweet|beloved|little|late)\s+)?)"
+    being = rf"(?P<who>{own}(?i:{_PETS}|{kin})s?\b|[A-Z][a-z]+\b)"
+    speaker = rf"(?i:we|I|{re.escape(subject)}(?: and family)?)" if subject else r"(?i:we|I)"
+    adverbs = r"(?i:(?:has|had|have|just|sadly|recently|finally|unexpectedly|to)\s+)*"
+    found = (
+        re.search(
+            rf"{being}\s+{adverbs}(?P<cue>(?i:{_DIED}))\b(?!\s+(?i:laughing|of\s+embarr))", text
+        )
+        or re.search(rf"\b{speaker}\s+{adverbs}(?P<cue>(?i:{_LOST}))\s+{being}", text)
+        or re.search(
+            rf"\b{speaker}\s+{adverbs}(?P<cue>(?i:put))\s+{being}\s+(?i:down|to sleep)\b", text
+        )
+    )
+    if found is None or re.search(r"(?i:almost|nearly)\s+$", text[: found.start("cue")]):
+        return None  # "nearly died of fright" is no death
+    who = re.sub(rf"^{own}", "", found.group("who")).strip()
+    if fold(who) == fold(subject) or fold(who) in _FUNCTION:
+        return None  # the speaker, or a pronoun ("She passed away": whose is unclear)
+    return Retraction("death", _norm(found.group("cue")), who)
 
 
 def _norm(cue: str) -> str:
@@ -412,6 +450,26 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     return retraction.kind == "forget" or _current(fact, subject)
 
 
+# The words for one relative: "we lost Grandma" ends "my grandmother lives with us".
+_SAME_KIN = (
+    ("grandmother", "grandma", "granny", "nana", "gran"),
+    ("grandfather", "grandpa", "granddad", "grandad"),
+    ("mother", "mom", "mum", "mommy", "mama"),
+    ("father", "dad", "daddy", "papa"),
+)
+
+
+def death_match(retraction: Retraction, fact: str, subject: str) -> bool:
+    """Whether ``fact`` holds now of the one who died: names them (a name, or the pet's or
+    relative's word), not as the owner of something else ("Grandma's recipe")."""
+    if not _about(fact, subject) or not _current(fact, subject):
+        return False
+    who = retraction.content.lower()
+    names = next((group for group in _SAME_KIN if who in group), (who,))
+    either = "|".join(map(re.escape, names))
+    return re.search(rf"\b(?:{either})s?\b(?!'s|')", fact, re.IGNORECASE) is not None
+
+
 def correction_match(retraction: Retraction, fact: str, subject: str) -> bool:
     """Whether ``fact`` has the correction's (or the change's) frame with a different
     value. A change of the speaker's own thing does not change a household member's
@@ -444,6 +502,13 @@ def retracted(
     valued = retraction.kind in ("correction", "change")
     match = correction_match if valued else lexical_match
     said = {m.id: own_words(m.text) for m in candidates}
+    if retraction.kind == "death":
+        found = [m for m in candidates if death_match(retraction, said[m.id], subject)]
+        names = {
+            n for m in found for n in re.findall(r"\b(?:named|called)\s+([A-Z]\w+)", said[m.id])
+        }
+        # "Our dog died" with two dogs named: which one is not said.
+        return [] if len(names) > 1 else [(m, 1.0) for m in found]
     lexical = [m for m in candidates if match(retraction, said[m.id], subject)]
     if not lexical:
         return []
