@@ -51,6 +51,30 @@ from logicmem.write.retract import correction_match, detect, lexical_match, retr
         ("Disregard what Maya said about Maya's sister.", "forget", "sister"),
         ("Can you forget that Maya told you about the lawsuit?", "forget", "lawsuit"),
         ("Maya said: Forget that I play the cello.", "forget", "play the cello"),
+        # A household member's ending: the member's, named in the content.
+        ("Maya's husband quit smoking.", "ending", "husband smoking"),
+        ("Maya's son outgrew his milk allergy!", "ending", "son milk allergy"),
+        ("Maya's husband isn't on insulin anymore.", "negation", "husband on insulin"),
+        # Coming off a medicine; switching from one thing to another; an age reached.
+        ("Maya is off sertraline now.", "ending", "sertraline"),
+        ("Maya came off prednisone in May.", "ending", "prednisone"),
+        ("Maya's doctor switched Maya from lisinopril to losartan.", "ending", "lisinopril"),
+        ("Maya switched from the night shift to days.", "ending", "night shift"),
+        ("Maya's daughter turned 8 today!", "change", "daughter 8"),
+        # More ways of saying each: a lead-in, a pair, the speaker unsaid, "no more".
+        ("Turns out Maya isn't allergic to latex anymore.", "negation", "allergic to latex"),
+        ("After the surgery Maya doesn't need the walker anymore.", "negation", "need the walker"),
+        ("Priya and Maya broke up.", "ending", "Priya"),
+        ("Gave up running, Maya's knee can't take it.", "ending", "running"),
+        ("No more ibuprofen for Maya, doctor's orders.", "ending", "ibuprofen"),
+        ("Maya resigned from the school board.", "ending", "school board"),
+        ("Maya said: Quit my job today!", "ending", "job"),
+        # A change without an owner at the start, as "now", halved, of a pet's.
+        ("Parking fees went up to $90 a month.", "change", "Parking fees $90"),
+        ("Maya's car payment is now $310.", "change", "car payment $310"),
+        ("The vet halved Maya's cat's thyroid pills.", "change", "cat thyroid pills"),
+        # A value said as the one that holds now.
+        ("Maya's commute is 25 minutes these days.", "update", "commute is 25 minutes these days."),
         # A death of the speaker's own: who died.
         ("Maya said: Pepper passed away last night.", "death", "Pepper"),
         ("Maya's old cat was put to sleep on Monday.", "death", "cat"),
@@ -69,7 +93,6 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya doesn't like olives.",  # a negation, but nothing ended
         "Maya is not a morning person.",
         "Maya said: Tom quit smoking.",  # someone else stopped
-        "Maya's husband quit smoking.",
         "Maya stopped by the bakery on the way home.",  # a visit
         "Maya left the party early.",
         "Maya left Maya's job to travel.",  # no employer named
@@ -87,6 +110,13 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya won't forget that.",
         "Maya wants to forget about work this weekend.",
         "Maya said: Don't forget to take your pills.",
+        "Maya is off work today.",  # off work, not off a medicine
+        "Forget it.",  # nothing named
+        "Maya will never forget that day.",
+        "Maya said: Ignore the noise outside.",
+        "Maya came off the phone with her sister.",
+        "The light changed from red to green.",  # nobody's thing
+        "Maya switched from 2 to 3 days a week.",  # a number: a change reads it
         "Maya said: The neighbour's cat died.",  # someone else's
         "Maya said: My coworker's father died.",
         "She passed away.",  # whose is not said
@@ -121,6 +151,68 @@ def test_a_change_ends_the_same_thing_of_the_same_person() -> None:
                  "Maya's husband takes 850 mg of metformin.")  # fmt: skip
     assert not _ends("Maya's husband's metformin was increased to 1000 mg.",
                      "Maya takes 500 mg of metformin.")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "content", "old"),
+    [
+        ("Maya misspoke, Maya's son is 9, not 10.", "son is 9", "10"),
+        ("Correction: Maya's lease ends in May, not July.", "lease ends in May", "July"),
+        ("Sorry, that was wrong, Maya's levothyroxine is 75 mcg.", "levothyroxine is 75 mcg", ""),
+        ("My mistake, Maya's gym fee is $42.", "gym fee is $42", ""),
+        ("Maya had the rate wrong, it's 4.75%.", "rate 4.75%", ""),
+        ("No wait, choir is at 7:30, Maya had it wrong.", "choir is at 7:30", ""),
+        ("Actually Maya's yoga class is on Thursdays, not Mondays.", "yoga class is on Thursdays",
+         "Mondays"),
+    ],
+)  # fmt: skip
+def test_corrections_said_in_more_ways(text: str, content: str, old: str) -> None:
+    found = detect(text, "Maya")
+    assert found is not None and found.kind == "correction"
+    assert (found.content, found.old) == (content, old)
+
+
+def test_a_correction_that_names_the_old_value_ends_the_fact_that_holds_it() -> None:
+    assert _ends("Maya misspoke, Maya's son is 9, not 10.", "Maya's son is 10.")
+    assert not _ends("Maya misspoke, Maya's son is 9, not 10.", "Maya's son is 12.")
+    # "Sulfa drugs, not penicillin": the thing itself changed, and the fact held it.
+    assert _ends("Maya had it wrong, it's sulfa drugs Maya is allergic to, not penicillin.",
+                 "Maya is allergic to penicillin.")  # fmt: skip
+    # Another person's is not corrected by the speaker's.
+    assert not _ends("Maya miscounted, Maya's dog is 6, not 7.",
+                     "Maya's neighbor's dog is 7 too.")  # fmt: skip
+
+
+def test_a_change_measured_in_another_kind_of_unit_is_another_thing() -> None:
+    assert not _ends("Maya's walks went up to 5 miles.", "Maya walks 3 times a week.")
+    assert _ends("Maya's screen time went down to 90 minutes.",
+                 "Maya's screen time limit is 2 hours a day.")  # fmt: skip
+
+
+def test_an_ending_is_of_the_one_who_ended() -> None:
+    assert _ends("Maya's husband quit smoking.", "Maya's husband smokes a pack a day.")
+    assert not _ends("Maya's husband quit smoking.", "Maya smokes a pack a day.")
+    assert not _ends("Maya quit smoking.", "Maya's husband smokes a pack a day.")
+    assert _ends("Maya's son outgrew his milk allergy!", "Maya's son is allergic to milk.")
+
+
+def test_what_is_taken_ends_however_it_was_said() -> None:
+    assert _ends("Maya doesn't need the cane anymore.", "Maya uses a cane to get around.")
+    assert _ends("Maya stopped taking lisinopril.", "Maya is on lisinopril.")
+    assert _ends("Maya's doctor switched Maya from lisinopril to losartan.",
+                 "Maya takes lisinopril for Maya's blood pressure.")  # fmt: skip
+    # *have* is kept: not having a cat does not end an allergy to cats.
+    assert not _ends("Maya doesn't have a cat anymore.", "Maya is allergic to cats.")
+
+
+def test_an_age_reached_changes_only_the_age_stated() -> None:
+    assert _ends("Maya's daughter turned 8 today!", "Maya's daughter is 7.")
+    assert _ends("Maya's daughter turned 8 today!", "Maya's daughter is 7 years old.")
+    assert _ends("Maya turned 40 last week.", "Maya is 39.")
+    # A sentence that says more than the age, or another member's age, stays.
+    assert not _ends("Maya's daughter turned 8 today!", "Maya's daughter is 7 and loves soccer.")
+    assert not _ends("Maya's daughter turned 8 today!", "Maya's son is 7.")
+    assert not _ends("Maya turned 5 pages.", "Maya's daughter is 7.")
 
 
 def test_a_request_to_forget_ends_what_it_names_even_a_past_event() -> None:
@@ -241,6 +333,28 @@ def test_a_changed_dose_closes_the_old_dose_only(mem: Memory) -> None:
     assert mem.get(raised.id, user_id="maya").status == "active"
     hits = [h.id for h in mem.search("metformin dose", user_id="maya", k=5).hits]
     assert raised.id in hits and mine.id not in hits
+
+
+@pytest.mark.slow
+def test_a_value_that_holds_now_replaces_the_closest_fact_of_the_same_person(
+    mem: Memory,
+) -> None:
+    # No change verb and other words than the fact: the meaning decides, for one fact.
+    parking = _said(mem, "I pay $60 a month for parking at work.", "2023-01-10")
+    commute = _said(mem, "My commute is 20 minutes by bike.", "2023-01-10")
+    now = _said(mem, "Parking at my office costs $75 a month now.", "2023-04-01")
+    assert mem.get(parking.id, user_id="maya").superseded_by == now.id
+    assert mem.get(commute.id, user_id="maya").status == "active"
+    # Another person's new value leaves the speaker's own alone.
+    _said(mem, "My husband's commute is 50 minutes now.", "2023-05-01")
+    assert mem.get(commute.id, user_id="maya").status == "active"
+
+
+@pytest.mark.slow
+def test_a_correction_naming_the_old_value_closes_it(mem: Memory) -> None:
+    yoga = _said(mem, "My yoga class is on Mondays.", "2023-01-10")
+    fixed = _said(mem, "Sorry, I got that wrong: yoga is on Thursdays, not Mondays.", "2023-01-11")
+    assert mem.get(yoga.id, user_id="maya").superseded_by == fixed.id
 
 
 @pytest.mark.slow

@@ -95,6 +95,11 @@ _KEEP = {
     "tore", "threw", "understood", "woke", "wore", "used", "once", "then", "now",
     "recently", "also", "here", "there", "myself", "cannot", "cant", "wont", "didnt",
     "couldnt", "wouldnt", "shouldnt", "wasnt", "ought", "better",
+    "misspoke", "misread", "misheard", "mistook", "misunderstood", "outgrew", "overcame",
+    "overslept", "overheard", "withdrew", "forgave", "foresaw", "undertook", "upheld",
+    "withheld", "swore", "wept", "bent", "bled", "fled", "hung", "dug", "spun", "sped",
+    "struck", "sought", "blew", "wound", "ground", "bound",
+    "shook", "forbade", "rebuilt", "redid", "retook", "rewrote", "slid", "strode",
 }  # fmt: skip
 # Present tenses that end like a past one ("I need", "I bleed easily").
 _EED = {

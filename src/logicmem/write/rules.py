@@ -376,8 +376,8 @@ _ASKS_TO_REMEMBER = re.compile(r"^(?i:can|could|would|will|remember|please\s+rem
 # "Can you forget that I told you about the divorce?" asks nothing: it is a request, kept
 # as a statement so that the write path closes what it names (``retract``).
 _ASKS_TO_FORGET = re.compile(
-    r"^(?i:(?:(?:can|could|would|will)\s+you\s+)(?:please\s+)?(?:forget|disregard|delete|erase|"
-    r"remove)\s+(?:that|what|the)\b)"
+    r"^(?i:(?:(?:can|could|would|will)\s+(?:you|u)\s+)(?:please\s+)?(?:forget|disregard|delete|"
+    r"erase|remove|ignore)\s+(?:that|what|the|everything|all|anything|my|about|I)\b)"
 )
 
 

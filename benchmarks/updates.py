@@ -1,0 +1,180 @@
+"""Does a message that changes a fact end the old one, and only that one?
+
+A user tells an assistant standing facts over time, then says something that changes one:
+a dose raised ("my doctor bumped my sertraline up to 100 mg"), a value corrected ("sorry,
+it's 40 mg"), a habit ended ("I quit smoking"), a request to forget ("please forget what I
+said about my brother"). The old fact must leave what the assistant is shown, or advice is
+given on a dose the user no longer takes. A message that changes one occasion ("moved my
+appointment to 3pm"), sets a fact aside for a moment, or tells someone else's change must
+end nothing: a fact closed by mistake is lost to every route.
+
+Each row of ``benchmarks/data/updates_eval.jsonl`` (see its README section) holds earlier
+``facts``, each written as its own message on its own day, then the message ``said`` a
+day later, through the library's write path (no LLM: the rule extractor; one user per
+row), and ``ends``, the facts that no longer hold after it. A fact is *closed* when none
+of the memories written for it is current. Reported per ``kind``:
+
+- ``ended``: facts of ``ends`` closed, of all in ``ends`` (recall);
+- ``closed wrongly``: other facts closed, of all other facts (must be 0);
+- ``rows right``: rows where exactly the facts of ``ends`` were closed;
+- ``request kept``: for a request to forget, rows where a memory of the request itself is
+  still current (it names what was to be forgotten).
+
+Facts that stored no memory are counted apart (``not stored``) and left out of both
+rates. Runs offline on the embedded defaults. Run:
+
+    .venv/bin/python benchmarks/updates.py [--data FILE] [--misses] [--json]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from ages import arguments
+
+from logicmem import Memory
+from logicmem.errors import InputError
+from logicmem.io.formats import iter_jsonl
+
+HERE = Path(__file__).resolve().parent
+
+
+def _valid(row: dict[str, Any]) -> bool:
+    facts = row.get("facts")
+    return (
+        isinstance(facts, list)
+        and bool(facts)
+        and all(isinstance(f, str) and f.strip() for f in facts)
+        and isinstance(row.get("said"), str)
+        and bool(row["said"].strip())
+        and isinstance(row.get("ends"), list)
+        and all(isinstance(i, int) and 0 <= i < len(facts) for i in row["ends"])
+        and isinstance(row.get("kind"), str)
+    )
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    """The rows, checked: exits (status 1) naming the line of a malformed one."""
+    rows = []
+    try:
+        for number, row in iter_jsonl(path):
+            if not _valid(row):
+                sys.exit(
+                    f"{path}:{number}: needs facts (a list of strings), said (a string), "
+                    "ends (indices into facts) and kind (a string)"
+                )
+            rows.append(row)
+    except InputError as exc:
+        sys.exit(f"{exc}")
+    return rows
+
+
+def written(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per row: for each fact, whether it stored a memory and whether it is closed after
+    the message; and whether a memory of the message itself is current."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    out = []
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Memory(Path(tmp) / "updates.db", config={"llm": {"provider": "none"}}) as mem,
+    ):
+        for i, row in enumerate(rows):
+            user = f"user-{i}"
+            ids = []
+            for day, fact in enumerate(row["facts"], 1):
+                added = mem.add(fact, user_id=user, timestamp=f"2024-03-{day:02d}").added
+                ids.append([m.id for m in added])
+            said = mem.add(row["said"], user_id=user, timestamp="2024-03-20").added
+            current = {m.id for m in mem.get_all(user_id=user)}
+            out.append(
+                {
+                    "stored": [bool(m) for m in ids],
+                    "closed": [bool(m) and not set(m) & current for m in ids],
+                    "request_current": any(m.id in current for m in said),
+                }
+            )
+    return out
+
+
+def score(rows: list[dict[str, Any]], results: list[dict[str, Any]]) -> dict[str, Any]:
+    table: dict[str, dict[str, int]] = {}
+    for row, res in zip(rows, results, strict=True):
+        ends = set(row["ends"])
+        for kind in (row["kind"], "all"):
+            c = table.setdefault(
+                kind,
+                {
+                    "rows": 0,
+                    "rows_right": 0,
+                    "to_end": 0,
+                    "ended": 0,
+                    "others": 0,
+                    "closed_wrongly": 0,
+                    "not_stored": 0,
+                    "requests": 0,
+                    "request_kept": 0,
+                },
+            )
+            c["rows"] += 1
+            right = True
+            for j, (stored, closed) in enumerate(zip(res["stored"], res["closed"], strict=True)):
+                if not stored:
+                    c["not_stored"] += 1
+                    continue
+                if j in ends:
+                    c["to_end"] += 1
+                    c["ended"] += int(closed)
+                    right &= closed
+                else:
+                    c["others"] += 1
+                    c["closed_wrongly"] += int(closed)
+                    right &= not closed
+            c["rows_right"] += int(right)
+            if row["kind"] == "forget":
+                c["requests"] += 1
+                c["request_kept"] += int(res["request_current"])
+    return table
+
+
+def main() -> None:
+    args = arguments(__doc__.split("\n")[0], HERE / "data" / "updates_eval.jsonl")
+    rows = load(args.data)
+    results = written(rows)
+    table = score(rows, results)
+    if args.json:
+        print(json.dumps(table, indent=2))
+        return
+    print(f"{args.data.name}: {len(rows)} rows")
+    print(
+        "| kind | rows | rows right | ended | closed wrongly | not stored | request kept |\n"
+        "|---|---|---|---|---|---|---|"
+    )
+    for kind, c in sorted(table.items(), key=lambda item: (item[0] == "all", item[0])):
+        kept = f"{c['request_kept']} / {c['requests']}" if c["requests"] else ""
+        print(
+            f"| {kind} | {c['rows']} | {c['rows_right']} | {c['ended']} / {c['to_end']} | "
+            f"{c['closed_wrongly']} / {c['others']} | {c['not_stored']} | {kept} |"
+        )
+    if args.misses:
+        for row, res in zip(rows, results, strict=True):
+            ends = set(row["ends"])
+            wrong = [
+                ("not ended" if j in ends else "closed wrongly") + ": " + fact
+                for j, (fact, stored, closed) in enumerate(
+                    zip(row["facts"], res["stored"], res["closed"], strict=True)
+                )
+                if stored and closed != (j in ends)
+            ]
+            if wrong:
+                print(f"\n[{row['kind']}] said: {row['said']}")
+                for line in wrong:
+                    print("  " + line)
+
+
+if __name__ == "__main__":
+    main()
