@@ -385,9 +385,12 @@ def _update(text: str, subject: str) -> Retraction | None:
     """A value said as the one that holds now ("my car insurance is now $128 a month",
     "I'm on 100 mg now", "my blood type is actually B positive"): it replaces the closest
     fact that gave the same thing another value (``updated``)."""
-    own = _own_statement(text, subject)
-    if not _UPDATE.search(own) or not _values(own, subject):
+    first = re.split(r"(?<=[.!?])\s+", own_words(text).strip(), maxsplit=1)[0]
+    # The subject's own statement, of a number: a name said with "now" ("Maria is now
+    # friends with Tom") is news, and a remark that opens otherwise is talk.
+    if not _about(first, subject) or not _UPDATE.search(first) or not re.search(r"\d", first):
         return None
+    own = _own_statement(first, subject)
     return Retraction("update", "now", own, said=own)
 
 
@@ -845,6 +848,8 @@ def update_match(retraction: Retraction, fact: str, subject: str) -> bool:
     if _whose(f"{subject}'s {retraction.said}", subject) != _whose(fact, subject):
         return False
     new, old = _values(retraction.said, subject), _values(fact, subject)
+    if retraction.kind == "update" and not any(v[:1].isdigit() for v in old):
+        return False  # the fact replaced gave a number too
     return bool(old - new) and bool(new - old) and _same_measure(retraction.said, fact, subject)
 
 
