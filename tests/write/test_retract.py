@@ -342,7 +342,7 @@ def test_a_value_that_holds_now_replaces_the_closest_fact_of_the_same_person(
     # No change verb and other words than the fact: the meaning decides, for one fact.
     parking = _said(mem, "I pay $60 a month for parking at work.", "2023-01-10")
     commute = _said(mem, "My commute is 20 minutes by bike.", "2023-01-10")
-    now = _said(mem, "Parking at my office costs $75 a month now.", "2023-04-01")
+    now = _said(mem, "My parking at the office costs $75 a month now.", "2023-04-01")
     assert mem.get(parking.id, user_id="maya").superseded_by == now.id
     assert mem.get(commute.id, user_id="maya").status == "active"
     # Another person's new value leaves the speaker's own alone.
