@@ -853,6 +853,14 @@ def update_match(retraction: Retraction, fact: str, subject: str) -> bool:
     return bool(old - new) and bool(new - old) and _same_measure(retraction.said, fact, subject)
 
 
+def _similarities(
+    what: str, facts: list[str], subject: str, embed: Callable[[list[str]], np.ndarray]
+) -> np.ndarray:
+    """The cosine of ``what`` to each fact's predicate (the fact without its subject)."""
+    vectors = embed([what, *(predicate(fact, subject) for fact in facts)])
+    return vectors[1:] @ vectors[0]
+
+
 def updated(
     retraction: Retraction,
     subject: str,
@@ -865,8 +873,7 @@ def updated(
     found = [m for m in candidates if update_match(retraction, said[m.id], subject)]
     if not found:
         return []
-    vectors = embed([retraction.said, *(predicate(said[m.id], subject) for m in found)])
-    sims = vectors[1:] @ vectors[0]
+    sims = _similarities(retraction.said, [said[m.id] for m in found], subject, embed)
     best = int(np.argmax(sims))
     return [(found[best], float(sims[best]))] if sims[best] >= MIN_UPDATE_SIMILARITY else []
 
@@ -895,8 +902,7 @@ def retracted(
     if not lexical:
         # Said in other words than the fact ("my thyroid dose" for "levothyroxine").
         return updated(retraction, subject, candidates, embed) if valued else []
-    vectors = embed([retraction.content, *(predicate(said[m.id], subject) for m in lexical)])
-    sims = vectors[1:] @ vectors[0]
+    sims = _similarities(retraction.content, [said[m.id] for m in lexical], subject, embed)
     if valued:
         if retraction.kind == "change":
             # Of the same thing's facts, one in the same unit ("60 laps": "40 laps", not
