@@ -18,11 +18,30 @@ close lexical match and a close meaning:
   breaking up) ends only a fact that fills that slot (``supersede.slots_of``).
 
 The fact must be the subject's own ("Maya is...", "Maya's car..."), as must the ending
-("Maya said: Tom quit smoking" ends nothing of Maya's). A verb of ending with a long
-object ("sold cookies at the school bake sale") tells an event, not an ending. A
-correction instead ends the one fact that has the same frame (its words other than
-values) with a different value: "takes 20 mg of lisinopril" for "it's 40 mg".
-Thresholds were set on MiniLM (all-MiniLM-L6-v2); see tests/write/test_retract.py.
+("Maya said: Tom quit smoking" ends nothing of Maya's); a household member's ending ("my
+son outgrew his milk allergy") ends the member's fact, and a fact of another person ("my
+husband smokes", "my neighbor's dog is 4") is ended only by what names them (``_whose``).
+A verb of ending with a long object ("sold cookies at the school bake sale") tells an
+event, not an ending. A correction instead ends the one fact that has the same frame (its
+words other than values) with a different value: "takes 20 mg of lisinopril" for "it's
+40 mg", or, when it names the old value ("Thursdays, not Mondays"), the fact that holds it.
+
+The other kinds:
+
+- a *change* said as one ("the doctor raised my metformin to 1000 mg", "my rent went up
+  to $1,500", "my daughter turned 8"): like a correction, for the thing named, in a unit
+  of the same kind;
+- an *update*, a number said as the one that holds now ("my parking costs $75 a month
+  now"), and a correction or change whose words no fact has: the closest fact of the same
+  person with another number, by meaning (``MIN_UPDATE_SIMILARITY``);
+- a *death* of the speaker's own ("Pepper passed away", "we lost Grandma"): what held of
+  who died, not what they left ("Grandma's recipe");
+- a *request to forget* ("Please forget that I'm vegetarian", "delete the part about my
+  brother's arrest"; not "for tonight"): the facts it names, past events too, and the
+  request itself (``pipeline``).
+
+Thresholds were set on MiniLM (all-MiniLM-L6-v2); see tests/write/test_retract.py and
+benchmarks/updates.py.
 """
 
 from __future__ import annotations
