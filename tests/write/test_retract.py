@@ -15,7 +15,13 @@ import pytest
 from logicmem import Memory
 from logicmem.models.embed.minilm import MiniLMEmbedder
 from logicmem.types import MemoryEntry
-from logicmem.write.retract import correction_match, detect, lexical_match, retracted
+from logicmem.write.retract import (
+    correction_match,
+    death_match,
+    detect,
+    lexical_match,
+    retracted,
+)
 
 
 # -- detection ------------------------------------------------------------------------------
@@ -117,6 +123,7 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya came off the phone with her sister.",
         "The light changed from red to green.",  # nobody's thing
         "Maya switched from 2 to 3 days a week.",  # a number: a change reads it
+        "Maya took in the cat when Maya's mother passed away.",  # told in passing
         "Maya said: The neighbour's cat died.",  # someone else's
         "Maya said: My coworker's father died.",
         "She passed away.",  # whose is not said
@@ -131,8 +138,8 @@ def test_statements_that_end_nothing(text: str) -> None:
 def _ends(retraction_text: str, fact: str) -> bool:
     found = detect(retraction_text, "Maya")
     assert found is not None
-    match = correction_match if found.kind in ("correction", "change") else lexical_match
-    return match(found, fact, "Maya")
+    match = {"correction": correction_match, "change": correction_match, "death": death_match}
+    return match.get(found.kind, lexical_match)(found, fact, "Maya")
 
 
 def test_a_change_ends_the_same_thing_of_the_same_person() -> None:
@@ -385,6 +392,23 @@ def test_a_death_closes_what_held_of_who_died(mem: Memory) -> None:
     assert mem.get(gran.id, user_id="maya").superseded_by == lost.id
     # Another's pet, and what the late grandmother left, stay.
     assert {m.id for m in mem.get_all(user_id="maya")} == {sister.id, pie.id, died.id, lost.id}
+
+
+def test_a_death_ends_what_holds_now_of_who_died() -> None:
+    died = "Maya and family lost Grandma in June."
+    assert _ends(died, "Maya's grandmother lives with Maya and family.")
+    # What was, and what already tells the death, are not ended again.
+    assert not _ends(died, "Maya's grandmother was a nurse in the war.")
+    assert not _ends(died, "Maya visits the cemetery for Maya's grandma, who passed away.")
+
+
+@pytest.mark.slow
+def test_a_later_mention_does_not_undo_a_death(mem: Memory) -> None:
+    dog = _said(mem, "We have a dog named Pepper.", "2023-01-10")
+    died = _said(mem, "We had to say goodbye to Pepper last week.", "2023-05-02")
+    _said(mem, "I'm always still thinking about Pepper.", "2023-06-01")
+    assert mem.get(died.id, user_id="maya").status == "active"
+    assert mem.get(dog.id, user_id="maya").superseded_by == died.id
 
 
 @pytest.mark.slow

@@ -30,7 +30,7 @@ from logicmem.write.base import (
 )
 from logicmem.write.categorize import PrototypeCategorizer
 from logicmem.write.novelty import adds_information
-from logicmem.write.retract import detect, retracted
+from logicmem.write.retract import detect, restatable, retracted
 from logicmem.write.supersede import conflicts, measures, slots_of
 
 NEIGHBOURS = 50  # existing memories checked for duplicates and supersession per candidate
@@ -331,7 +331,7 @@ class WritePipeline:
             if retraction is not None:
                 if retracted(retraction, subject, [entry], embed):
                     later.append(other)
-            elif own is not None and retracted(own, subject, [other], embed):
+            elif restatable(own) and retracted(own, subject, [other], embed):
                 later.append(other)  # "quit smoking" (Jan) after "smokes again" (Jun)
         return min(later, key=lambda m: m.said_at or "") if later else None
 
@@ -353,7 +353,9 @@ class WritePipeline:
         else:
             for old in older:
                 retraction = detect(old.text, subject)
-                found = retracted(retraction, subject, [entry], embed) if retraction else []
+                found = (
+                    retracted(retraction, subject, [entry], embed) if restatable(retraction) else []
+                )
                 ended += [(old, sim, "restated") for _, sim in found]
         until = entry.valid_from or entry.said_at or entry.created_at
         for old, sim, cue in ended:

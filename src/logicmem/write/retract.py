@@ -50,7 +50,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, TypeGuard
 
 import numpy as np
 
@@ -564,10 +564,22 @@ def _death(text: str, subject: str) -> Retraction | None:
     )
     if found is None or re.search(r"(?i:almost|nearly)\s+$", text[: found.start("cue")]):
         return None  # "nearly died of fright" is no death
+    if re.search(
+        r"(?i:\b(?:when|after|since|before|because|until|while|as|who|that|if))\s+$",
+        text[: found.start()],
+    ):
+        return None  # told in passing ("took him in when Mom passed away"), not news
     who = re.sub(rf"^{own}", "", found.group("who")).strip()
     if fold(who) == fold(subject) or fold(who) in _FUNCTION:
         return None  # the speaker, or a pronoun ("She passed away": whose is unclear)
     return Retraction("death", _norm(found.group("cue")), who)
+
+
+def restatable(retraction: Retraction | None) -> TypeGuard[Retraction]:
+    """Whether a later statement of what ``retraction`` ended undoes it ("smokes again"
+    after "quit smoking"): not a death, which a later mention ("still thinking about
+    Pepper") does not undo, nor a request to forget."""
+    return retraction is not None and retraction.kind not in ("death", "forget")
 
 
 def _norm(cue: str) -> str:
@@ -776,6 +788,8 @@ _CONDITION_NOUN = {
     "pregnant": "pregnancy", "insomniac": "insomnia",
 }  # fmt: skip
 
+# A fact that already tells of a death ("goes there for Mom, who passed away").
+_DEATH_TOLD = re.compile(rf"\b(?:{_DIED}|late|lost|death|funeral|grave|memorial)\b", re.I)
 # The words for one relative: "we lost Grandma" ends "my grandmother lives with us".
 _SAME_KIN = (
     ("grandmother", "grandma", "granny", "nana", "gran"),
@@ -788,12 +802,18 @@ _SAME_KIN = (
 def death_match(retraction: Retraction, fact: str, subject: str) -> bool:
     """Whether ``fact`` holds now of the one who died: names them (a name, or the pet's or
     relative's word), not as the owner of something else ("Grandma's recipe")."""
-    if not _about(fact, subject) or not _current(fact, subject):
-        return False
+    if not _about(fact, subject) or not _current(fact, subject) or _DEATH_TOLD.search(fact):
+        return False  # a fact that already tells the death is no longer current either way
     who = retraction.content.lower()
     names = next((group for group in _SAME_KIN if who in group), (who,))
     either = "|".join(map(re.escape, names))
-    return re.search(rf"\b(?:{either})s?\b(?!'s|')", fact, re.IGNORECASE) is not None
+    found = re.search(rf"\b(?:{either})s?\b(?!'s|')\s*(?P<next>[\w']*)", fact, re.IGNORECASE)
+    # What holds now of them, not what was ("Mom was interested in art").
+    return (
+        found is not None
+        and word_form(found.group("next").lower()) != "past"
+        and (found.group("next").lower() not in ("was", "were", "had", "used"))
+    )
 
 
 def _age_of(retraction: Retraction, fact: str, subject: str) -> bool:
