@@ -68,21 +68,21 @@ from logicmem.write.retract import (
         ("Maya switched from the night shift to days.", "ending", "night shift"),
         ("Maya's daughter turned 8 today!", "change", "daughter 8"),
         # More ways of saying each: a lead-in, a pair, the speaker unsaid, "no more".
-        ("Turns out Maya isn't allergic to latex anymore.", "negation", "allergic to latex"),
+        ("Apparently Maya isn't allergic to latex anymore.", "negation", "allergic to latex"),
         ("After the surgery Maya doesn't need the walker anymore.", "negation", "need the walker"),
         ("Priya and Maya broke up.", "ending", "Priya"),
-        ("Gave up running, Maya's knee can't take it.", "ending", "running"),
-        ("No more ibuprofen for Maya, doctor's orders.", "ending", "ibuprofen"),
-        ("Maya resigned from the school board.", "ending", "school board"),
+        ("Stopped coffee, it wrecks Maya's sleep.", "ending", "coffee"),
+        ("No more naproxen for Maya, the GP said.", "ending", "naproxen"),
+        ("Maya stepped down from the parish council.", "ending", "parish council"),
         ("Maya said: Quit my job today!", "ending", "job"),
         # A change without an owner at the start, as "now", halved, of a pet's.
         ("Parking fees went up to $90 a month.", "change", "Parking fees $90"),
         ("Maya's car payment is now $310.", "change", "car payment $310"),
-        ("The vet halved Maya's cat's thyroid pills.", "change", "cat thyroid pills"),
+        ("The vet halved Maya's dog's prednisone.", "change", "dog prednisone"),
         # A value said as the one that holds now.
         ("Maya's commute is 25 minutes these days.", "update", "commute is 25 minutes these days."),
         # A death of the speaker's own: who died.
-        ("Maya said: Pepper passed away last night.", "death", "Pepper"),
+        ("Maya said: Juniper passed away last night.", "death", "Juniper"),
         ("Maya's old cat was put to sleep on Monday.", "death", "cat"),
         ("Maya and family lost Grandpa in May.", "death", "Grandpa"),
         ("We had to put our rabbit down.", "death", "rabbit"),
@@ -112,7 +112,7 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya moved the meeting to 3 pm.",  # one occasion, not a standing value
         "Maya raised it to 5.",  # nothing named
         "Maya's temperature went up in the afternoon.",  # no new value
-        "Forget that Maya is vegetarian for tonight.",  # set aside for a moment
+        "Forget that Maya is vegetarian for this one dinner.",  # set aside for a moment
         "Maya won't forget that.",
         "Maya wants to forget about work this weekend.",
         "Maya said: Don't forget to take your pills.",
@@ -163,11 +163,11 @@ def test_a_change_ends_the_same_thing_of_the_same_person() -> None:
 @pytest.mark.parametrize(
     ("text", "content", "old"),
     [
-        ("Maya misspoke, Maya's son is 9, not 10.", "son is 9", "10"),
+        ("Maya misremembered, Maya's son is 9, not 10.", "son is 9", "10"),
         ("Correction: Maya's lease ends in May, not July.", "lease ends in May", "July"),
         ("Sorry, that was wrong, Maya's levothyroxine is 75 mcg.", "levothyroxine is 75 mcg", ""),
         ("My mistake, Maya's gym fee is $42.", "gym fee is $42", ""),
-        ("Maya had the rate wrong, it's 4.75%.", "rate 4.75%", ""),
+        ("Maya had the dose wrong, it's 2.5 mg.", "dose 2.5 mg", ""),
         ("No wait, choir is at 7:30, Maya had it wrong.", "choir is at 7:30", ""),
         ("Actually Maya's yoga class is on Thursdays, not Mondays.", "yoga class is on Thursdays",
          "Mondays"),
@@ -180,20 +180,20 @@ def test_corrections_said_in_more_ways(text: str, content: str, old: str) -> Non
 
 
 def test_a_correction_that_names_the_old_value_ends_the_fact_that_holds_it() -> None:
-    assert _ends("Maya misspoke, Maya's son is 9, not 10.", "Maya's son is 10.")
-    assert not _ends("Maya misspoke, Maya's son is 9, not 10.", "Maya's son is 12.")
+    assert _ends("Maya misremembered, Maya's son is 9, not 10.", "Maya's son is 10.")
+    assert not _ends("Maya misremembered, Maya's son is 9, not 10.", "Maya's son is 12.")
     # "Sulfa drugs, not penicillin": the thing itself changed, and the fact held it.
     assert _ends("Maya had it wrong, it's sulfa drugs Maya is allergic to, not penicillin.",
                  "Maya is allergic to penicillin.")  # fmt: skip
     # Another person's is not corrected by the speaker's.
-    assert not _ends("Maya miscounted, Maya's dog is 6, not 7.",
-                     "Maya's neighbor's dog is 7 too.")  # fmt: skip
+    assert not _ends("Maya miscounted, Maya's cat is 6, not 7.",
+                     "Maya's roommate's cat is 7 too.")  # fmt: skip
 
 
 def test_a_change_measured_in_another_kind_of_unit_is_another_thing() -> None:
-    assert not _ends("Maya's walks went up to 5 miles.", "Maya walks 3 times a week.")
-    assert _ends("Maya's screen time went down to 90 minutes.",
-                 "Maya's screen time limit is 2 hours a day.")  # fmt: skip
+    assert not _ends("Maya's rides went up to 12 km.", "Maya rides twice a week.")
+    assert _ends("Maya's afternoon nap went down to 45 minutes.",
+                 "Maya's afternoon nap is 1 hour a day.")  # fmt: skip
 
 
 def test_an_ending_is_of_the_one_who_ended() -> None:
@@ -380,12 +380,12 @@ def test_a_request_to_forget_closes_the_fact_and_itself(mem: Memory) -> None:
 
 @pytest.mark.slow
 def test_a_death_closes_what_held_of_who_died(mem: Memory) -> None:
-    dog = _said(mem, "We have a dog named Pepper.", "2023-01-10")
-    walks = _said(mem, "I walk Pepper every morning before work.", "2023-01-10")
+    dog = _said(mem, "We have a dog named Juniper.", "2023-01-10")
+    walks = _said(mem, "I walk Juniper every morning before work.", "2023-01-10")
     sister = _said(mem, "My sister has a cat named Mochi.", "2023-01-10")
     gran = _said(mem, "My grandmother lives with us.", "2023-01-10")
     pie = _said(mem, "I bake my grandmother's apple pie every Thanksgiving.", "2023-01-10")
-    died = _said(mem, "Pepper passed away yesterday.", "2023-05-02")
+    died = _said(mem, "Juniper passed away yesterday.", "2023-05-02")
     for fact in (dog, walks):
         assert mem.get(fact.id, user_id="maya").superseded_by == died.id
     lost = _said(mem, "We lost Grandma in June.", "2023-06-20")
@@ -399,21 +399,21 @@ def test_a_death_ends_what_holds_now_of_who_died() -> None:
     assert _ends(died, "Maya's grandmother lives with Maya and family.")
     # What was, and what already tells the death, are not ended again.
     assert not _ends(died, "Maya's grandmother was a nurse in the war.")
-    assert not _ends(died, "Maya visits the cemetery for Maya's grandma, who passed away.")
+    assert not _ends(died, "Maya lights a candle for Maya's grandma, who passed away.")
 
 
 @pytest.mark.slow
 def test_a_later_mention_does_not_undo_a_death(mem: Memory) -> None:
-    dog = _said(mem, "We have a dog named Pepper.", "2023-01-10")
-    died = _said(mem, "We had to say goodbye to Pepper last week.", "2023-05-02")
-    _said(mem, "I'm always still thinking about Pepper.", "2023-06-01")
+    dog = _said(mem, "We have a dog named Juniper.", "2023-01-10")
+    died = _said(mem, "We had to say goodbye to Juniper last week.", "2023-05-02")
+    _said(mem, "I miss Juniper so much.", "2023-06-01")
     assert mem.get(died.id, user_id="maya").status == "active"
     assert mem.get(dog.id, user_id="maya").superseded_by == died.id
 
 
 @pytest.mark.slow
 def test_a_death_that_does_not_say_which_closes_nothing(mem: Memory) -> None:
-    dogs = _said(mem, "We have a dog named Pepper and a dog named Rusty.", "2023-01-10")
+    dogs = _said(mem, "We have a dog named Juniper and a dog named Rusty.", "2023-01-10")
     result = mem.add("Our dog died last night.", user_id="maya", timestamp="2023-05-02")
     assert result.superseded == []
     assert mem.get(dogs.id, user_id="maya").status == "active"
@@ -423,7 +423,7 @@ def test_a_death_that_does_not_say_which_closes_nothing(mem: Memory) -> None:
 def test_setting_a_fact_aside_for_a_moment_forgets_nothing(mem: Memory) -> None:
     diet = _said(mem, "I'm vegetarian.", "2023-01-10")
     result = mem.add(
-        "Forget that I'm vegetarian for tonight, it's my birthday.",
+        "Forget that I'm vegetarian for this one dinner, it's my birthday.",
         user_id="maya",
         timestamp="2023-02-01",
     )

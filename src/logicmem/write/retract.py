@@ -20,7 +20,7 @@ close lexical match and a close meaning:
 The fact must be the subject's own ("Maya is...", "Maya's car..."), as must the ending
 ("Maya said: Tom quit smoking" ends nothing of Maya's); a household member's ending ("my
 son outgrew his milk allergy") ends the member's fact, and a fact of another person ("my
-husband smokes", "my neighbor's dog is 4") is ended only by what names them (``_whose``).
+husband smokes", "my roommate's cat is 9") is ended only by what names them (``_whose``).
 A verb of ending with a long object ("sold cookies at the school bake sale") tells an
 event, not an ending. A correction instead ends the one fact that has the same frame (its
 words other than values) with a different value: "takes 20 mg of lisinopril" for "it's
@@ -34,10 +34,10 @@ The other kinds:
 - an *update*, a number said as the one that holds now ("my parking costs $75 a month
   now"), and a correction or change whose words no fact has: the closest fact of the same
   person with another number, by meaning (``MIN_UPDATE_SIMILARITY``);
-- a *death* of the speaker's own ("Pepper passed away", "we lost Grandma"): what held of
+- a *death* of the speaker's own ("Juniper passed away", "we lost Grandma"): what held of
   who died, not what they left ("Grandma's recipe");
 - a *request to forget* ("Please forget that I'm vegetarian", "delete the part about my
-  brother's arrest"; not "for tonight"): the facts it names, past events too, and the
+  overdraft"; not "for tonight"): the facts it names, past events too, and the
   request itself (``pipeline``).
 
 Thresholds were set on MiniLM (all-MiniLM-L6-v2); see tests/write/test_retract.py and
@@ -149,9 +149,9 @@ _NEW_VALUE = (
     r"(?:\s+from\s+[^,.;]+?)?\s+to\s+(?P<value>\$?\d+(?:,\d{3})*(?:\.\d+)?)"
     r"(?:\s*(?P<unit>%|[a-zA-Z]+))?"
 )
-# The units a changed value is given in: not part of what changed ("2 hours" -> "90 minutes").
-# Units of one kind measure one thing: "2 hours" -> "90 minutes" is a change, "3 times a
-# week" -> "60 laps" is not.
+# The units a changed value is given in: not part of what changed ("1 hour" -> "45 minutes").
+# Units of one kind measure one thing: "1 hour" -> "45 minutes" is a change, "twice a
+# week" -> "12 km" is not.
 _UNIT_KINDS = (
     ("mg", "mcg", "g", "kg", "lb", "lbs", "pound", "unit", "puff", "tablet", "pill", "dose",
      "ml", "drop", "cup"),
@@ -165,7 +165,7 @@ _UNITS = frozenset(u for kind in _UNIT_LEMMAS for u in kind)
 # Words that follow a number without being its unit ("to 20 a week").
 _NOT_UNIT = frozenset(["a", "an", "per", "each", "every", "and", "or", "but", "now", "since"])
 # A request to the assistant to forget something the speaker said: closes what it names.
-# Not a set-aside for the moment ("forget that I'm vegetarian for tonight").
+# Not a set-aside for the moment ("forget that I'm vegetarian for this one dinner").
 _FORGET = (
     r"(?:(?:please|pls|so|oh|also|actually|ok(?:ay)?|hey|and|wait)[,\s]+)*"
     r"(?:(?:can|could|would) (?:you|u)\s+)?(?:please\s+)?"
@@ -179,14 +179,14 @@ _FORGET = (
     r"(?:that\s+)?)"
     r"(?P<rest>.+)"
 )
-# Where what a request to forget names ends: "the suspension thing", "my address from your
+# Where what a request to forget names ends: "the overdraft thing", "my passport number from your
 # memory", "my weight on file".
 _FORGET_END = re.compile(
     r"\s+(?:thing|stuff)\b.*|\s+(?:from\s+(?:your\s+)?(?:memory|records?|notes?|files?)|"
     r"on\s+(?:file|record)|in\s+(?:your\s+)?memory)\b.*",
     re.IGNORECASE,
 )
-# A death ends what was current of the one who died ("our dog Biscuit passed away", "we lost
+# A death ends what was current of the one who died ("our dog Juniper passed away", "we lost
 # Grandpa in May"): someone of the household or a pet, or one named.
 _PETS = (
     "dog|cat|puppy|kitten|hamster|rabbit|bunny|parrot|bird|budgie|fish|horse|pony|"
@@ -199,8 +199,9 @@ _UPDATE = re.compile(
     r"\b(?:now|actually|these days|anymore|as of (?:today|this week|this month))\b", re.IGNORECASE
 )
 _FOR_NOW = re.compile(
-    r"\b(?:for (?:now|a (?:sec|second|moment|minute|bit)|today|tonight|this (?:week|time|once))|"
-    r"just this once)\b",
+    r"\b(?:for (?:now|a (?:sec|second|moment|minute|bit|while)|today|tonight|this (?:one )?\w+|"
+    r"one \w+|the (?:night|evening|weekend|day|party|trip|holidays?))|just this once|"
+    r"on (?:my|our|\w+'s) (?:birthday|anniversary|holiday|vacation|trip))\b",
     re.IGNORECASE,
 )
 # Where a content phrase ends: punctuation, a new clause, or when it happened.
@@ -280,7 +281,7 @@ def detect(text: str, subject: str) -> Retraction | None:
     # The speaker must be the one who stopped: "Maya said: Tom quit smoking" ends nothing
     # of Maya's. The subject opens a clause; only auxiliaries and adverbs follow it.
     # Not "'s": "Maya's divorced parents" is a possessive.
-    # A lead-in may come first ("Turns out I'm ...", "After losing the weight, I ..."), and
+    # A lead-in may come first ("It seems I'm ...", "After the surgery, I ..."), and
     # the speaker may be one of a pair ("Tom and I broke up").
     lead = (
         rf"{_CLAUSE_START}(?:(?:after|since|now that|once|because)\b[^,.;!?]*?,?\s+|"
@@ -303,7 +304,7 @@ def detect(text: str, subject: str) -> Retraction | None:
     death = _death(text, subject)
     if death is not None:
         return death
-    # In chat the speaker goes unsaid: "Gave up tennis, my knee can't take it."
+    # In chat the speaker goes unsaid: "Stopped coffee, it wrecks my sleep."
     unsaid = r"(?:^|[.;:!?]\s+)(?:(?:so|well|finally|officially)[,\s]+)?"
     found = re.search(
         rf"{_CLAUSE_START}(?P<who>[A-Z]\w+) and {subj}\s+(?:just\s+|finally\s+|have\s+|had\s+)*"
@@ -387,8 +388,8 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
 
 def _corrected(text: str, found: re.Match[str], subj: str, subject: str) -> Retraction | None:
     """The correction whose cue ``found`` matched: the new wording after it (or, when the
-    cue closes the sentence, before it: "practice is at 5:30, I had it wrong"), the thing
-    the cue names ("I had the rate wrong"), and the value it replaces ("..., not 40")."""
+    cue closes the sentence, before it: "the class starts at 6:15, I had it wrong"), the thing
+    the cue names ("I had the date wrong"), and the value it replaces ("..., not 40")."""
     flags = re.IGNORECASE
     after = text[found.end() :]
     rest = re.sub(
@@ -419,8 +420,8 @@ def _corrected(text: str, found: re.Match[str], subj: str, subject: str) -> Retr
 
 
 def _update(text: str, subject: str) -> Retraction | None:
-    """A value said as the one that holds now ("my car insurance is now $128 a month",
-    "I'm on 100 mg now", "my blood type is actually B positive"): it replaces the closest
+    """A value said as the one that holds now ("my gym fee is now $45 a month",
+    "I'm on 20 mg now", "my resting heart rate is actually 58"): it replaces the closest
     fact that gave the same thing another value (``updated``)."""
     first = re.split(r"(?<=[.!?])\s+", own_words(text).strip(), maxsplit=1)[0]
     # The subject's own statement, of a number: a name said with "now" ("Maria is now
@@ -511,8 +512,8 @@ def _forget(text: str, subj: str) -> Retraction | None:
 def _change(text: str, subject: str) -> Retraction | None:
     """A measured thing of the speaker's (or a household member's or pet's) changed to a
     new value: "the doctor raised my metformin to 1000 mg", "my rent went up to $1,500",
-    "HOA fees went up to $240", "my salary is now $68,000", "the vet halved my cat's
-    methimazole". The content is the member named, the thing, and the new value (none
+    "council tax went up to $180", "my pension is now $1,900", "the vet halved my dog's
+    prednisone". The content is the member named, the thing, and the new value (none
     for a halving or doubling)."""
     name = rf"|{re.escape(subject)}'s" if subject else ""
     owner = rf"(?:my|our|the{name})(?:\s+(?P<member>[a-z]+)'s)?"
@@ -562,8 +563,8 @@ def _change(text: str, subject: str) -> Retraction | None:
 
 
 def _death(text: str, subject: str) -> Retraction | None:
-    """A death of the speaker's own ("Maya's dog Biscuit passed away", "we lost Grandpa",
-    "Biscuit died last night"): the content is who died, a word of the household or a
+    """A death of the speaker's own ("Maya's dog Juniper passed away", "we lost Grandpa",
+    "Juniper died last night"): the content is who died, a word of the household or a
     pet, or a name. Not someone else's ("the neighbour's cat died")."""
     name = rf"|{re.escape(subject)}'s" if subject else ""
     kin = "|".join(sorted(_MEMBERS))
@@ -586,7 +587,7 @@ def _death(text: str, subject: str) -> Retraction | None:
         r"(?i:\b(?:when|after|since|before|because|until|while|as|who|that|if))\s+$",
         text[: found.start()],
     ):
-        return None  # told in passing ("took him in when Mom passed away"), not news
+        return None  # told in passing ("moved back home when Dad passed away"), not news
     who = re.sub(rf"^{own}", "", found.group("who")).strip()
     if fold(who) == fold(subject) or fold(who) in _FUNCTION:
         return None  # the speaker, or a pronoun ("She passed away": whose is unclear)
@@ -595,8 +596,8 @@ def _death(text: str, subject: str) -> Retraction | None:
 
 def restatable(retraction: Retraction | None) -> TypeGuard[Retraction]:
     """Whether a later statement of what ``retraction`` ended undoes it ("smokes again"
-    after "quit smoking"): not a death, which a later mention ("still thinking about
-    Pepper") does not undo, nor a request to forget."""
+    after "quit smoking"): not a death, which a later mention ("I miss Juniper so
+    much") does not undo, nor a request to forget."""
     return retraction is not None and retraction.kind not in ("death", "forget")
 
 
@@ -717,8 +718,8 @@ _MEMBERS = frozenset(
 
 def _whose(fact: str, subject: str) -> str | None:
     """The person a fact of the subject's is about when it is not the subject: a household
-    member or someone else they know ("Maya's husband takes ...", "Maya's coworker Ben is
-    job hunting", "Maya's neighbor's dog is 4"), as a lemma; None for the subject's own."""
+    member or someone else they know ("Maya's husband takes ...", "Maya's coworker Lena is
+    moving abroad", "Maya's roommate's cat is 8"), as a lemma; None for the subject's own."""
     found = re.match(
         rf"\s*(?:{re.escape(subject)}'s|my|our)\s+(?:(?:best|close|old|new|former|older|younger|"
         r"little|big)\s+)?([\w-]+)",
@@ -733,7 +734,7 @@ def _whose(fact: str, subject: str) -> str | None:
 
 def _not_theirs(wanted: Sequence[str], fact: str, subject: str) -> bool:
     """Whether ``fact`` is another person's while what ends it names no one ("I quit
-    smoking" does not end "my husband smokes"; "my dog is 3" not "my neighbor's dog is 4")."""
+    smoking" does not end "my husband smokes"; "my cat is 9" not "my roommate's cat is 8")."""
     whose = _whose(fact, subject)
     return whose is not None and whose not in wanted
 
@@ -806,7 +807,7 @@ _CONDITION_NOUN = {
     "pregnant": "pregnancy", "insomniac": "insomnia",
 }  # fmt: skip
 
-# A fact that already tells of a death ("goes there for Mom, who passed away").
+# A fact that already tells of a death ("lights a candle for Dad, who passed away").
 _DEATH_TOLD = re.compile(rf"\b(?:{_DIED}|late|lost|death|funeral|grave|memorial)\b", re.I)
 # The words for one relative: "we lost Grandma" ends "my grandmother lives with us".
 _SAME_KIN = (
@@ -901,7 +902,7 @@ def update_match(retraction: Retraction, fact: str, subject: str) -> bool:
     give, in a unit of the same kind."""
     if not retraction.said or not _about(fact, subject) or not _current(fact, subject):
         return False
-    # The same person's: "my wife's hours got cut to 32" does not replace "I work 40 hours".
+    # The same person's: "my partner's rent went up to $1,100" does not replace "I pay $900 rent".
     if _whose(f"{subject}'s {retraction.said}", subject) != _whose(fact, subject):
         return False
     new, old = _values(retraction.said, subject), _values(fact, subject)
@@ -957,13 +958,13 @@ def retracted(
         return updated(retraction, subject, candidates, embed)
     lexical = [m for m in candidates if match(retraction, said[m.id], subject)]
     if not lexical:
-        # Said in other words than the fact ("my thyroid dose" for "levothyroxine").
+        # Said in other words than the fact ("my blood pressure pill" for "lisinopril").
         return updated(retraction, subject, candidates, embed) if valued else []
     sims = _similarities(retraction.content, [said[m.id] for m in lexical], subject, embed)
     if valued:
         if retraction.kind == "change":
-            # Of the same thing's facts, one in the same unit ("60 laps": "40 laps", not
-            # "3 times a week").
+            # Of the same thing's facts, one in the same unit ("12 km": "8 km", not
+            # "twice a week").
             units = set(content_lemmas(retraction.content, subject)) & _UNITS
             same = [
                 i for i, m in enumerate(lexical) if units & set(content_lemmas(said[m.id], subject))
