@@ -49,7 +49,7 @@ from logicmem.write.retract import (
         ("Maya's metformin dose went up to 1000 mg.", "change", "metformin 1000 mg"),
         ("The nurse lowered the dose of my warfarin to 2mg.", "change", "warfarin 2 mg"),
         ("Maya's rent went up to $1,500 a month.", "change", "rent $1,500"),
-        ("Maya's hours were cut to 20 a week.", "change", "hours 20"),
+        ("Maya's shifts were cut to 3 a week.", "change", "shifts 3"),
         ("Maya's son's insulin was increased to 12 units.", "change", "son insulin 12 units"),
         ("They upped my sertraline from 50 to 100 mg.", "change", "sertraline 100 mg"),
         # A request to the assistant to forget what the speaker said.
@@ -183,8 +183,8 @@ def test_a_correction_that_names_the_old_value_ends_the_fact_that_holds_it() -> 
     assert _ends("Maya misremembered, Maya's son is 9, not 10.", "Maya's son is 10.")
     assert not _ends("Maya misremembered, Maya's son is 9, not 10.", "Maya's son is 12.")
     # "Sulfa drugs, not penicillin": the thing itself changed, and the fact held it.
-    assert _ends("Maya had it wrong, it's sulfa drugs Maya is allergic to, not penicillin.",
-                 "Maya is allergic to penicillin.")  # fmt: skip
+    assert _ends("Maya had it wrong, it's aspirin Maya is allergic to, not ibuprofen.",
+                 "Maya is allergic to ibuprofen.")  # fmt: skip
     # Another person's is not corrected by the speaker's.
     assert not _ends("Maya miscounted, Maya's cat is 6, not 7.",
                      "Maya's roommate's cat is 7 too.")  # fmt: skip
@@ -382,7 +382,7 @@ def test_a_request_to_forget_closes_the_fact_and_itself(mem: Memory) -> None:
 def test_a_death_closes_what_held_of_who_died(mem: Memory) -> None:
     dog = _said(mem, "We have a dog named Juniper.", "2023-01-10")
     walks = _said(mem, "I walk Juniper every morning before work.", "2023-01-10")
-    sister = _said(mem, "My sister has a cat named Mochi.", "2023-01-10")
+    sister = _said(mem, "My sister has a cat named Clementine.", "2023-01-10")
     gran = _said(mem, "My grandmother lives with us.", "2023-01-10")
     pie = _said(mem, "I bake my grandmother's apple pie every Thanksgiving.", "2023-01-10")
     died = _said(mem, "Juniper passed away yesterday.", "2023-05-02")

@@ -162,7 +162,7 @@ _UNIT_KINDS = (
 )  # fmt: skip
 _UNIT_LEMMAS = tuple(frozenset(lemma(u) for u in kind) for kind in _UNIT_KINDS)
 _UNITS = frozenset(u for kind in _UNIT_LEMMAS for u in kind)
-# Words that follow a number without being its unit ("to 20 a week").
+# Words that follow a number without being its unit ("to 3 a week").
 _NOT_UNIT = frozenset(["a", "an", "per", "each", "every", "and", "or", "but", "now", "since"])
 # A request to the assistant to forget something the speaker said: closes what it names.
 # Not a set-aside for the moment ("forget that I'm vegetarian for this one dinner").
