@@ -16,6 +16,7 @@ from logicmem import Memory
 from logicmem.models.embed.minilm import MiniLMEmbedder
 from logicmem.types import MemoryEntry
 from logicmem.write.retract import (
+    Retraction,
     correction_match,
     death_match,
     detect,
@@ -220,6 +221,19 @@ def test_an_age_reached_changes_only_the_age_stated() -> None:
     assert not _ends("Maya's daughter turned 8 today!", "Maya's daughter is 7 and loves soccer.")
     assert not _ends("Maya's daughter turned 8 today!", "Maya's son is 7.")
     assert not _ends("Maya turned 5 pages.", "Maya's daughter is 7.")
+
+
+def test_a_request_to_forget_names_whose_fact_it_is() -> None:
+    # "my dad's surgery" is the father's fact, which only what names him may end.
+    said = "Please delete what Maya said about Maya's dad's surgery."
+    assert detect(said, "Maya") == Retraction("forget", "delete", "dad surgery")
+    assert _ends(said, "Maya's dad had knee surgery in March.")
+    # "forget my X" asks to forget when the turn says not to keep it; chat filler ends it.
+    found = detect("Forget Maya's shoe size, no need to have that saved.", "Maya")
+    assert found is not None and (found.kind, found.content) == ("forget", "shoe size")
+    assert detect("Forget Maya's keys, Maya found them.", "Maya") is None
+    found = detect("Forget the part about Maya's speeding ticket lol", "Maya")
+    assert found is not None and found.content == "speeding ticket"
 
 
 def test_a_request_to_forget_ends_what_it_names_even_a_past_event() -> None:

@@ -198,6 +198,11 @@ _LOST = r"lost|put down|put to sleep|said goodbye to|had to say goodbye to|burie
 _UPDATE = re.compile(
     r"\b(?:now|actually|these days|anymore|as of (?:today|this week|this month))\b", re.IGNORECASE
 )
+# A turn that asks for something not to be kept ("don't want that saved").
+_KEEP_NOTHING = re.compile(
+    r"\b(?:saved|stored|on (?:record|file)|written down|in (?:your )?memory|remembered|kept)\b",
+    re.IGNORECASE,
+)
 _FOR_NOW = re.compile(
     r"\b(?:for (?:now|a (?:sec|second|moment|minute|bit|while)|today|tonight|this (?:one )?\w+|"
     r"one \w+|the (?:night|evening|weekend|day|party|trip|holidays?))|just this once|"
@@ -207,7 +212,7 @@ _FOR_NOW = re.compile(
 # Where a content phrase ends: punctuation, a new clause, or when it happened.
 _CONTENT_END = re.compile(
     r"\s*(?:\.(?!\d)|,(?!\d{3})|[;:!?()\u2013\u2014]|\s-\s|\b(?:because|since|so|but|and|or|"
-    r"after|before|"
+    r"after|before|lol|haha|lmao|btw|please|pls|thanks|"
     r"when|while|which|who|until|last|this|next|ago|yesterday|today|tonight|recently|"
     r"earlier|lately|any\s?more|after all|for (?:good|now|years|months|weeks|a|the|\d+|"
     r"two|three|several|some)|(?:in|on|back in) (?:\d{4}|january|february|march|april|may|"
@@ -494,6 +499,14 @@ def _forget(text: str, subj: str) -> Retraction | None:
     """A request to forget what the speaker said ("Please forget that I'm vegetarian",
     "Disregard what I said about my sister"): its content is what it names."""
     found = re.search(rf"(?:^|[.;:!?,]\s*){_FORGET}", text, re.IGNORECASE)
+    if found is None and _KEEP_NOTHING.search(text):
+        # "forget my credit score, I don't want that saved": the thing is the speaker's own.
+        found = re.search(
+            rf"(?:^|[.;:!?,]\s*)(?:(?:please|pls|oh|so)[,\s]+)*(?P<cue>forget|delete|erase|remove)\s+"
+            rf"(?P<rest>(?:my|{subj}'s)\s.+)",
+            text,
+            re.IGNORECASE,
+        )
     if found is None or _FOR_NOW.search(found.group("rest")):
         return None
     rest = re.sub(
@@ -505,6 +518,10 @@ def _forget(text: str, subj: str) -> Retraction | None:
     content = _cut(_FORGET_END.sub("", rest))
     if not content or not content_lemmas(content, ""):
         return None  # "forget it": nothing named
+    # Whose it is stays in what it names: "my mom's dementia" is the mother's fact.
+    owner = re.match(rf"(?:my|our|{subj}'s)\s+(?P<who>[\w-]+)'s\s", rest, re.IGNORECASE)
+    if owner and lemma(fold(owner.group("who"))) in _MEMBERS | _OTHERS:
+        content = f"{owner.group('who').lower()} {content}"
     cue = (found.group("cue") or f"don't {found.group('cue2')}").lower()
     return Retraction("forget", cue, content, content.endswith("ing"))
 
