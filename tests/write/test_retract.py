@@ -390,6 +390,11 @@ def test_a_request_to_forget_closes_the_fact_and_itself(mem: Memory) -> None:
     assert current == {cat.id}  # neither the fact nor the request that names it
     assert {h.id for h in mem.search("vegetarian", user_id="maya", k=5).hits} == {cat.id}
     assert mem.history(diet.id, user_id="maya")[-1]["event"] == "RETRACT"
+    # The request closed itself: its history ends there, and no past view holds it.
+    rows = mem.history(request.id, user_id="maya")
+    assert [r["event"] for r in rows] == ["ADD", "RETRACT"]
+    assert [c["id"] for c in rows[0]["chain"]] == [diet.id, request.id]
+    assert request.id not in {m.id for m in mem.get_all(user_id="maya", as_of="2023-02-01")}
 
 
 @pytest.mark.slow
