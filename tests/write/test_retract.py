@@ -87,6 +87,8 @@ from logicmem.write.retract import (
         ("Maya's old cat was put to sleep on Monday.", "death", "cat"),
         ("Maya and family lost Grandpa in May.", "death", "Grandpa"),
         ("We had to put our rabbit down.", "death", "rabbit"),
+        # Every word for a relative, as written (not its stem: "granny", not "granni").
+        ("Maya's granny passed away.", "death", "granny"),
     ],
 )
 def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:

@@ -520,7 +520,7 @@ def _forget(text: str, subj: str) -> Retraction | None:
         return None  # "forget it": nothing named
     # Whose it is stays in what it names: "my mom's dementia" is the mother's fact.
     owner = re.match(rf"(?:my|our|{subj}'s)\s+(?P<who>[\w-]+)'s\s", rest, re.IGNORECASE)
-    if owner and lemma(fold(owner.group("who"))) in _MEMBERS | _OTHERS:
+    if owner and lemma(fold(owner.group("who"))) in _PEOPLE:
         content = f"{owner.group('who').lower()} {content}"
     cue = (found.group("cue") or f"don't {found.group('cue2')}").lower()
     return Retraction("forget", cue, content, content.endswith("ing"))
@@ -584,9 +584,8 @@ def _death(text: str, subject: str) -> Retraction | None:
     "Juniper died last night"): the content is who died, a word of the household or a
     pet, or a name. Not someone else's ("the neighbour's cat died")."""
     name = rf"|{re.escape(subject)}'s" if subject else ""
-    kin = "|".join(sorted(_MEMBERS))
     own = rf"(?i:(?:my|our{name})\s+(?:(?:old|dear|sweet|beloved|little|late)\s+)?)"
-    being = rf"(?P<who>{own}(?i:{_PETS}|{kin})s?\b|[A-Z][a-z]+\b)"
+    being = rf"(?P<who>{own}(?i:{_PETS}|{_KIN_WORDS})s?\b|[A-Z][a-z]+\b)"
     speaker = rf"(?i:we|I|{re.escape(subject)}(?: and family)?)" if subject else r"(?i:we|I)"
     adverbs = r"(?i:(?:has|had|have|just|sadly|recently|finally|unexpectedly|to)\s+)*"
     found = (
@@ -725,12 +724,17 @@ def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
     return True
 
 
-_OTHERS = frozenset(lemma(w) for w in OTHER_PEOPLE_WORDS.split())
-_MEMBERS = frozenset(
-    lemma(w)
-    for words in (*MEMBER_WORDS.values(), "sister brother kid child children")
-    for w in words.split()
+# A household member's words, for a clause opened by one ("my son outgrew ...").
+_KIN_WORDS = "|".join(
+    sorted(
+        {w for words in MEMBER_WORDS.values() for w in words.split()}
+        | {"sister", "brother", "kid", "kids", "children", "child", "sons", "daughters"},
+        key=lambda w: (-len(w), w),
+    )
 )
+_OTHERS = frozenset(lemma(w) for w in OTHER_PEOPLE_WORDS.split())
+_MEMBERS = frozenset(lemma(w) for w in _KIN_WORDS.split("|"))
+_PEOPLE = _MEMBERS | _OTHERS
 
 
 def _whose(fact: str, subject: str) -> str | None:
@@ -746,7 +750,7 @@ def _whose(fact: str, subject: str) -> str | None:
     if found is None:
         return None
     word = lemma(fold(found.group(1)))
-    return word if word in _MEMBERS or word in _OTHERS else None
+    return word if word in _PEOPLE else None
 
 
 def _not_theirs(wanted: Sequence[str], fact: str, subject: str) -> bool:
@@ -804,14 +808,6 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     return retraction.kind == "forget" or _current(fact, subject)
 
 
-# A household member's words, for a clause opened by one ("my son outgrew ...").
-_KIN_WORDS = "|".join(
-    sorted(
-        {w for words in MEMBER_WORDS.values() for w in words.split()}
-        | {"sister", "brother", "kid", "kids", "children", "child", "sons", "daughters"},
-        key=lambda w: (-len(w), w),
-    )
-)
 # Verbs that only carry what is taken or used: "doesn't need the cane anymore" ends "uses a
 # cane", "stopped taking lisinopril" ends "is on lisinopril". Not *have* (see
 # ``content_lemmas``).
