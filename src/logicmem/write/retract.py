@@ -247,6 +247,11 @@ _BEGINNING = frozenset(
 )  # fmt: skip
 
 
+def _mine(subject: str) -> str:
+    """What opens a thing or person of the speaker's: "my", "our", or "Maya's"."""
+    return rf"(?:my|our|{re.escape(subject)}'s)" if subject else "(?:my|our)"
+
+
 def _subject_pattern(subject: str) -> str:
     # Not "she" or "they": in a memory the speaker is named, a pronoun is someone else.
     return rf"(?:{re.escape(subject)}|I)" if subject else "I"
@@ -277,10 +282,10 @@ def detect(text: str, subject: str) -> Retraction | None:
     if not _CUES.search(text):
         return None  # most of what people say: no word any reading below starts from
     subj = _subject_pattern(subject)
-    forget = _forget(text, subj) if text else None
+    forget = _forget(text, subject)
     if forget is not None:
         return forget  # "Can you forget that ...?" is a request, whatever its mark
-    if not text or text.rstrip().endswith("?"):
+    if text.rstrip().endswith("?"):
         return None
     flags = re.IGNORECASE
     # The speaker must be the one who stopped: "Maya said: Tom quit smoking" ends nothing
@@ -341,8 +346,7 @@ def detect(text: str, subject: str) -> Retraction | None:
 def _member_leads(text: str, subject: str) -> list[tuple[str, str]]:
     """The clause openings of a household member of the speaker's in ``text`` ("Maya's
     son", "my husband"), each with the member's word."""
-    name = rf"{re.escape(subject)}'s|" if subject else ""
-    found = re.search(rf"{_CLAUSE_START}(?i:{name}my|our)\s+(?i:(?P<m>{_KIN_WORDS}))\b", text)
+    found = re.search(rf"{_CLAUSE_START}(?i:{_mine(subject)})\s+(?i:(?P<m>{_KIN_WORDS}))\b", text)
     if found is None:
         return []
     lead = rf"{re.escape(found.group(0))}(?:\s+{_AUX})*\s*"
@@ -448,8 +452,8 @@ def _switched(text: str, subject: str) -> Retraction | None:
     lisinopril to losartan", "we swapped our gas stove for an induction one"."""
     name = re.escape(subject) if subject else "I"
     who = rf"(?:{name}(?: and family)?|I|me|we|us)"
-    kin = rf"(?:(?:{name}'s|my|our)\s+(?P<m>{_KIN_WORDS}))"
-    owner = rf"(?:{name}'s|my|our)(?:\s+(?P<m>{_KIN_WORDS})'s)?"
+    kin = rf"(?:{_mine(subject)}\s+(?P<m>{_KIN_WORDS}))"
+    owner = rf"{_mine(subject)}(?:\s+(?P<m>{_KIN_WORDS})'s)?"
     flags = re.IGNORECASE
     found = (
         re.search(
@@ -484,7 +488,7 @@ def _turned(text: str, subject: str) -> Retraction | None:
     today"): a change of the age stated before."""
     name = rf"{re.escape(subject)}|" if subject else ""
     found = re.search(
-        rf"{_CLAUSE_START}(?:(?i:{name}I)|(?i:(?:{name.rstrip('|')}'s|my|our))\s+"
+        rf"{_CLAUSE_START}(?:(?i:{name}I)|(?i:{_mine(subject)})\s+"
         rf"(?P<m>(?i:{_KIN_WORDS})))\s+(?:just\s+|finally\s+|has\s+)?turned\s+(?P<v>\d{{1,3}})\b"
         r"(?!\s*(?:%|mg|kg|lbs?|pounds|miles|km|dollars))",
         text,
@@ -495,15 +499,16 @@ def _turned(text: str, subject: str) -> Retraction | None:
     return Retraction("change", "turned", f"{member} {found.group('v')}".strip())
 
 
-def _forget(text: str, subj: str) -> Retraction | None:
+def _forget(text: str, subject: str) -> Retraction | None:
     """A request to forget what the speaker said ("Please forget that I'm vegetarian",
     "Disregard what I said about my sister"): its content is what it names."""
+    subj = _subject_pattern(subject)
     found = re.search(rf"(?:^|[.;:!?,]\s*){_FORGET}", text, re.IGNORECASE)
     if found is None and _KEEP_NOTHING.search(text):
         # "forget my credit score, I don't want that saved": the thing is the speaker's own.
         found = re.search(
             rf"(?:^|[.;:!?,]\s*)(?:(?:please|pls|oh|so)[,\s]+)*(?P<cue>forget|delete|erase|remove)\s+"
-            rf"(?P<rest>(?:my|{subj}'s)\s.+)",
+            rf"(?P<rest>{_mine(subject)}\s.+)",
             text,
             re.IGNORECASE,
         )
@@ -519,7 +524,7 @@ def _forget(text: str, subj: str) -> Retraction | None:
     if not content or not content_lemmas(content, ""):
         return None  # "forget it": nothing named
     # Whose it is stays in what it names: "my mom's dementia" is the mother's fact.
-    owner = re.match(rf"(?:my|our|{subj}'s)\s+(?P<who>[\w-]+)'s\s", rest, re.IGNORECASE)
+    owner = re.match(rf"{_mine(subject)}\s+(?P<who>[\w-]+)'s\s", rest, re.IGNORECASE)
     if owner and lemma(fold(owner.group("who"))) in _PEOPLE:
         content = f"{owner.group('who').lower()} {content}"
     cue = (found.group("cue") or f"don't {found.group('cue2')}").lower()
@@ -532,8 +537,7 @@ def _change(text: str, subject: str) -> Retraction | None:
     "council tax went up to $180", "my pension is now $1,900", "the vet halved my dog's
     prednisone". The content is the member named, the thing, and the new value (none
     for a halving or doubling)."""
-    name = rf"|{re.escape(subject)}'s" if subject else ""
-    owner = rf"(?:my|our|the{name})(?:\s+(?P<member>[a-z]+)'s)?"
+    owner = rf"(?:the|{_mine(subject)})(?:\s+(?P<member>[a-z]+)'s)?"
     flags = re.IGNORECASE
     passive = (
         r"(?:'s|'re)?\s+(?:(?:was|were|is|are|has been|have been|been|got|gotten|has|have|"
@@ -583,8 +587,7 @@ def _death(text: str, subject: str) -> Retraction | None:
     """A death of the speaker's own ("Maya's dog Juniper passed away", "we lost Grandpa",
     "Juniper died last night"): the content is who died, a word of the household or a
     pet, or a name. Not someone else's ("the neighbour's cat died")."""
-    name = rf"|{re.escape(subject)}'s" if subject else ""
-    own = rf"(?i:(?:my|our{name})\s+(?:(?:old|dear|sweet|beloved|little|late)\s+)?)"
+    own = rf"(?i:{_mine(subject)}\s+(?:(?:old|dear|sweet|beloved|little|late)\s+)?)"
     being = rf"(?P<who>{own}(?i:{_PETS}|{_KIN_WORDS})s?\b|[A-Z][a-z]+\b)"
     speaker = rf"(?i:we|I|{re.escape(subject)}(?: and family)?)" if subject else r"(?i:we|I)"
     adverbs = r"(?i:(?:has|had|have|just|sadly|recently|finally|unexpectedly|to)\s+)*"
@@ -742,7 +745,7 @@ def _whose(fact: str, subject: str) -> str | None:
     member or someone else they know ("Maya's husband takes ...", "Maya's coworker Lena is
     moving abroad", "Maya's roommate's cat is 8"), as a lemma; None for the subject's own."""
     found = re.match(
-        rf"\s*(?:{re.escape(subject)}'s|my|our)\s+(?:(?:best|close|old|new|former|older|younger|"
+        rf"\s*{_mine(subject)}\s+(?:(?:best|close|old|new|former|older|younger|"
         r"little|big)\s+)?([\w-]+)",
         fact,
         re.IGNORECASE,
