@@ -37,3 +37,6 @@ def test_bad_toml_and_bad_values_say_what_to_fix(tmp_path: Path) -> None:
         load_settings({"retrieval": {"pool": "many"}}, env={})
     with pytest.raises(ConfigError, match=r"extract\.mode"):
         load_settings(env={"LOGICMEM_EXTRACT_MODE": "magic"})
+    with pytest.raises(ConfigError, match="YYYY-MM-DD"):
+        load_settings(env={"LOGICMEM_VISIBILITY_TODAY": "next tuesday"})
+    assert load_settings(env={"LOGICMEM_VISIBILITY_TODAY": "2030-01-02"}).visibility.today

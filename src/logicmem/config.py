@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -179,6 +180,26 @@ class VisibilitySettings(_Section):
     request's "tonight", "tomorrow" or "the day after tomorrow" falls on when it engages
     a duty on fixed days; empty: this machine's. A request read at ``as_of`` counts from
     that time's date as given."""
+
+    today: str = ""
+    """The day requests are read on (YYYY-MM-DD): where "tonight" and "tomorrow" fall, and
+    whether a constraint's stated term ("can't drive until March") has ended; empty: today
+    in ``timezone``. A request read at ``as_of`` counts from that time's date. ``logicmem
+    bench`` sets it to the day of each history's last session, since its requests follow
+    the history; a fixed day also makes a run reproducible on any day."""
+
+    @field_validator("today")
+    @classmethod
+    def _a_day(cls, value: str) -> str:
+        if value:
+            try:
+                date.fromisoformat(value)
+            except ValueError:
+                raise ValueError(
+                    f"today must be a date written YYYY-MM-DD, got {value!r}; leave it empty "
+                    "for the real date"
+                ) from None
+        return value
 
     @field_validator("timezone")
     @classmethod

@@ -156,3 +156,29 @@ def test_spread_stays_before_the_limit() -> None:
     assert all(s < 5 for s in common.spread(5, 3, rng))
     assert len(common.spread(2, 5, rng)) == 5  # more distractors than sessions: repeats
     assert common.spread(0, 2, rng) == [0, 0]  # no earlier session: the first injected one
+
+
+def test_requests_are_read_on_the_day_the_history_ends(make_engine) -> None:  # type: ignore[no-untyped-def]
+    """ "Tomorrow", and whether a stated term has ended, count from the history's last
+    session, not from the day the bench runs; a configured day is kept."""
+    from logicmem.bench.engine import request_day
+
+    plan = Plan(
+        key="p",
+        user_id="u",
+        infer=True,
+        background=[Session("b", "1:56 pm on 8 May, 2023", [])],
+        sessions=[Session("s1", "2023-06-02T10:00:00", []), Session("s2", None, [])],
+        probes=[],
+    )
+    assert request_day(plan) == "2023-06-02"
+    engine = make_engine()
+    assert engine._reading(plan).visibility.today == "2023-06-02"
+    assert engine.settings.visibility.today == ""
+    undated = Plan(key="q", user_id="u", infer=True, background=[], sessions=[], probes=[])
+    assert engine._reading(undated).visibility.today == ""
+    fixed = engine.settings.model_copy(
+        update={"visibility": engine.settings.visibility.model_copy(update={"today": "2030-01-01"})}
+    )
+    engine.settings = fixed
+    assert engine._reading(plan).visibility.today == "2030-01-01"

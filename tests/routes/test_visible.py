@@ -1261,3 +1261,38 @@ def test_a_duty_keeps_its_days_whatever_the_llm_judges(
     if llm_says_critical:  # the model's situations join the days
         ctx = mem.context("When should I book the dentist appointment?", user_id="maya", k=3)
         assert "the request mentions 'dentist appointment'" in ctx.items[0].reason
+
+
+def test_a_constraint_with_a_stated_term_engages_until_its_last_day(store_url: str) -> None:
+    mem = _memory(store_url)
+    mem.add("I can't drive until March.", user_id="maya", timestamp="2031-01-05")
+    mem.add("I'm allergic to penicillin.", user_id="maya", timestamp="2031-01-05")
+    for text in ORDINARY:
+        mem.add(text, user_id="maya", timestamp="2031-01-06")
+    query = "Can you plan a road trip for us?"
+    # Before the end it engages the request and says until when it holds.
+    during = mem.context(query, user_id="maya", k=4, as_of="2031-02-10T09:00:00")
+    shown = [i for i in during.items if i.route == "visible" and "drive" in i.text]
+    assert shown and "holds until 2031-03-31, as stated" in shown[0].reason
+    # After it, the route no longer puts it in view; search still finds it.
+    after = mem.context(query, user_id="maya", k=4, as_of="2031-04-02T09:00:00")
+    assert not [i for i in after.items if i.route == "visible" and "drive" in i.text]
+    assert any("drive" in h.text for h in mem.search("drive", user_id="maya", k=4).hits)
+    # A constraint stated with no end engages whenever the request does.
+    query = "Which antibiotics are safe for me?"
+    for moment in ("2031-02-10T09:00:00", "2040-01-01T09:00:00"):
+        ctx = mem.context(query, user_id="maya", k=4, as_of=moment)
+        assert any(i.route == "visible" and "penicillin" in i.text for i in ctx.items), moment
+
+
+def test_a_configured_day_reads_terms_and_tomorrow(store_url: str) -> None:
+    """``visibility.today`` fixes the day requests are read on, as ``as_of`` does."""
+    mem = _memory(store_url, today="2031-02-10")
+    mem.add("I can't drive until March.", user_id="maya", timestamp="2031-01-05")
+    for text in ORDINARY:
+        mem.add(text, user_id="maya", timestamp="2031-01-06")
+    ctx = mem.context("Can you plan a road trip for us?", user_id="maya", k=4)
+    assert any(i.route == "visible" and "drive" in i.text for i in ctx.items)
+    later = _memory(store_url, today="2031-04-02")
+    ctx = later.context("Can you plan a road trip for us?", user_id="maya", k=4)
+    assert not [i for i in ctx.items if i.route == "visible" and "drive" in i.text]

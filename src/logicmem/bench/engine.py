@@ -34,6 +34,7 @@ from logicmem.models.llm.base import LLM
 from logicmem.store.migrate import migrate
 from logicmem.store.sql import SQLStore
 from logicmem.store.url import open_store, parse_store_url, sqlite_url
+from logicmem.write.messages import normalize_time
 
 
 @dataclass
@@ -74,6 +75,12 @@ class Plan:
     """Stored turn id -> the ids gold refers to (memory level: entry -> its dia_ids)."""
     turn_sessions: dict[str, str] = field(default_factory=dict)
     """Gold-space turn id -> its session, when the stored turns are not the gold ones."""
+
+
+def request_day(plan: Plan) -> str:
+    """The day of the plan's last dated session (YYYY-MM-DD), or "" when none is dated."""
+    days = [t[:10] for s in (*plan.background, *plan.sessions) if (t := normalize_time(s.date))]
+    return max(days, default="")
 
 
 @dataclass
@@ -243,8 +250,21 @@ class Engine:
             return "user-" + hashlib.sha256(plan.user_id.encode()).hexdigest()[:8]
         return plan.user_id
 
-    def _memory(self, url: str) -> Memory:
-        return Memory(url, config=self.settings, embedder=self.embedder, llm=self.llm)
+    def _memory(self, url: str, settings: Settings | None = None) -> Memory:
+        return Memory(url, config=settings or self.settings, embedder=self.embedder, llm=self.llm)
+
+    def _reading(self, plan: Plan) -> Settings:
+        """The settings the plan's requests are read with: on the day of its history's last
+        session (``VisibilitySettings.today``), since they follow the history, unless a day
+        was configured. Otherwise "tomorrow", and whether a constraint's stated term has
+        ended, would depend on the day the bench runs."""
+        if self.settings.visibility.today:
+            return self.settings
+        day = request_day(plan)
+        if not day:
+            return self.settings
+        visibility = self.settings.visibility.model_copy(update={"today": day})
+        return self.settings.model_copy(update={"visibility": visibility})
 
     def _add(self, mem: Memory, plan: Plan, sessions: list[Session]) -> None:
         for s in sessions:
@@ -288,7 +308,7 @@ class Engine:
             finally:
                 source.close()
                 copy.close()
-        mem = self._memory(url)
+        mem = self._memory(url, self._reading(plan))
         self._add(mem, plan, plan.sessions)
         self._consolidate(mem, plan, "sessions")
         return mem

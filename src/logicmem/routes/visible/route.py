@@ -59,6 +59,7 @@ from logicmem.routes.visible.relevance import (
     request_windows,
 )
 from logicmem.routes.visible.repo import MemoryKey, VisibleRepository
+from logicmem.routes.visible.term import stated_end
 from logicmem.routes.visible.text import (
     ADDRESS_WORDS,
     MEMBER_ROLES,
@@ -90,6 +91,7 @@ class _Candidate:
     member: str = ""  # the household member the constraint binds, when the request names them
     relevance: float = 0.0  # p(the constraint matters for this request), from the model
     order: int = -1  # position in the store (later = said more recently)
+    until: date | None = None  # the last day the memory says it holds (``term.stated_end``)
 
     @property
     def probability(self) -> float:
@@ -102,7 +104,8 @@ class _Candidate:
         return self.key_ref or self.ctype
 
     def reason(self) -> str:
-        head = f"standing constraint ({self.ctype.replace('_', ' ')}; {self.why})"
+        until = f"; holds until {self.until.isoformat()}, as stated" if self.until else ""
+        head = f"standing constraint ({self.ctype.replace('_', ' ')}; {self.why}{until})"
         ref = f" ({self.key_ref})" if self.key_ref else ""
         p = f"; p={self.probability:.2f}"
         if self.hypothesis:
@@ -122,10 +125,12 @@ class _Candidate:
 
 def request_date(env: RouteEnv) -> date:
     """The date a request is read on ("tomorrow" counts from it): that of ``as_of`` when
-    the routes read the past, else today in ``VisibilitySettings.timezone`` (this
-    machine's zone when it is empty)."""
+    the routes read the past, else ``VisibilitySettings.today`` when set, else today in
+    ``VisibilitySettings.timezone`` (this machine's zone when it is empty)."""
     if env.as_of:
         return date.fromisoformat(env.as_of[:10])
+    if env.visibility.today:
+        return date.fromisoformat(env.visibility.today)
     zone = env.visibility.timezone
     return datetime.now(ZoneInfo(zone)).date() if zone else date.today()
 
@@ -171,6 +176,7 @@ class _State:
         dims = matrix.shape[1] if matrix.ndim == 2 and len(ids) else 0
         self.vectors = matrix[self.order] if rows else np.zeros((0, dims), dtype=np.float32)
         self._store = env.store
+        self._ends: dict[int, date | None] = {}
         self.index = KeyIndex(keys, kmat, load_kb())
         self.key_rows = np.array(
             [self.at.get(m, -1) for m in self.index.memory_ids], dtype=np.int64
@@ -183,6 +189,19 @@ class _State:
             every = np.logical_and.reduceat(nearest, self.index.starts)
             indexed = self.key_rows >= 0
             self.borrowed[self.key_rows[indexed]] = every[indexed]
+
+    def ends(self, rows: np.ndarray) -> list[date | None]:
+        """The last day each of these critical memories says it holds (``stated_end``),
+        read from their texts on first need: only the constraints a request engages."""
+        missing = [int(i) for i in rows if int(i) not in self._ends]
+        if missing:
+            entries = self._store.get_memories([self.rows[i].memory_id for i in missing])
+            for i in missing:
+                entry = entries.get(self.rows[i].memory_id)
+                self._ends[i] = (
+                    stated_end(entry.text, entry.said_at or entry.created_at) if entry else None
+                )
+        return [self._ends[int(i)] for i in rows]
 
     @cached_property
     def members(self) -> np.ndarray:
@@ -591,9 +610,16 @@ class VisibleRoute(Route):
             ok = probability >= cfg.min_probability
             if recall:
                 ok &= specific
-            for i in np.flatnonzero(ok):
+            engaged = np.flatnonzero(ok)
+            # A constraint whose stated term ended before the day of the request ("can't
+            # drive until March", asked in May) holds no more; search still finds it.
+            today = request_date(env)
+            ends = st.ends(engaged)
+            for i, until in zip(engaged, ends, strict=True):
                 r = st.rows[i]
                 if allowed is not None and r.memory_id not in allowed:
+                    continue
+                if until is not None and until < today:
                     continue
                 c = _Candidate(r.memory_id, r.ctype, float(criticality[i]), r.reason)
                 c.memory_sim, c.relevance, c.order = (
@@ -603,6 +629,7 @@ class VisibleRoute(Route):
                 )
                 c.key_score, c.key_sim = float(x[i, 0]), float(x[i, 1])
                 c.lexical_weight = float(x[i, 2])
+                c.until = until
                 if member[i]:
                     c.member = MEMBER_ROLES[int(np.argmax(st.members[i] & asked))]
                 self._describe(c, st, match, int(i))
@@ -614,8 +641,11 @@ class VisibleRoute(Route):
                 if allowed is not None and memory_id not in allowed:
                     continue
                 bridged = out.get(memory_id)
+                at = st.at.get(memory_id)
+                until = st.ends(np.array([at]))[0] if at is not None else None
+                if until is not None and until < request_date(env):
+                    continue
                 if bridged is None:
-                    at = st.at.get(memory_id)
                     bridged = (
                         _Candidate(memory_id, "bridge", 0.5, "named by a bridge hypothesis")
                         if at is None
