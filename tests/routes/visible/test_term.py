@@ -58,6 +58,9 @@ def test_the_last_day_a_stated_term_holds(text: str, said: str, end: date) -> No
         "Ana is off work until further notice.",
         # when, not how long; a frequency
         "The party is this weekend.",
+        "Can't wait for tomorrow's recital!",
+        "Ana is going to visit her aunt this weekend, no plans after.",
+        "Ana is planning a garage sale later this month.",
         "Ana's surgery is on March 3.",
         "Ana runs three times a week.",
         # over, a plan or a wish, a question

@@ -94,7 +94,11 @@ _STATE = re.compile(
     r"avoid\w*|fasting|sober|dry|away|out\s+of\s+(?:town|the\s+office|office)|staying|"
     r"booked|busy|working|on\s+duty|on\s+a|allowed|supposed|told|banned|grounded|skip\w*|"
     r"cutting|giving\s+up|limit\w*|only|stuck|laid\s+up|resting|home|covering)\b"
+    r"(?!\s+wait\b)"
 )
+# An occasion ahead is when, not how long: "is going to see them this weekend", "is
+# planning a fundraiser later this month".
+_AHEAD = re.compile(r"\b(?:going\s+to|gonna|will|'ll|plan\w*|later)\b")
 
 _INSTRUCTED = (
     r"told|asked|advised|ordered|prescribed|put|given|instructed|signed|booked|grounded|"
@@ -261,7 +265,7 @@ def _term(s: str, day: date) -> tuple[int, date] | None:
 
 def _this(s: str, day: date) -> tuple[int, date] | None:
     m = _THIS.search(s)
-    if m is None or not _STATE.search(s):
+    if m is None or not _STATE.search(s) or _AHEAD.search(s[: m.start()]):
         return None
     said = m.group(1)
     if said in ("today", "tonight", "tomorrow"):
