@@ -28,6 +28,7 @@ from logicmem.errors import InputError
 from logicmem.io.formats import iter_jsonl
 from logicmem.routes.visible.criticality import AGES
 from logicmem.routes.visible.repo import Criticality, VisibleRepository
+from logicmem.routes.visible.text import stated_ages
 from logicmem.types import Scope
 
 HERE = Path(__file__).resolve().parent
@@ -78,6 +79,24 @@ def each_written(rows: list[dict[str, Any]]) -> Iterator[tuple[bool, list[Critic
             yield bool(added), repo.critical_memories(Scope(user))
 
 
+def stated(rows: list[dict[str, Any]]) -> list[list[int]]:
+    """Per row, the people's ages its stored memories state (``text.stated_ages``), as the
+    context reads them to say how old someone is now."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    out = []
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Memory(Path(tmp) / "stated.db", config={"llm": {"provider": "none"}}) as mem,
+    ):
+        for i, row in enumerate(rows):
+            said = [{"role": "user", "content": row["text"]}]
+            if row.get("question"):
+                said.insert(0, {"role": "assistant", "content": row["question"]})
+            added = mem.add(said, user_id=f"user-{i}").added
+            out.append([age for m in added for age in stated_ages(m.text)])
+    return out
+
+
 def typed(rows: list[dict[str, Any]]) -> list[bool]:
     """Per row, whether the write path types its memory an age or a child constraint."""
     return [any(c.ctype in AGES for c in found) for _, found in each_written(rows)]
@@ -121,10 +140,32 @@ def main() -> None:
     for kind in WHOSE:
         if kind in per:
             print(f"| {kind} | {per[kind]['n']} | {per[kind]['typed']} |")
+    ages_stated = stated(rows)
+    right = sum(
+        row["is_age"] and row.get("age") in found
+        for row, found in zip(rows, ages_stated, strict=True)
+    )
+    wrong = sum(
+        bool(found) and not row["is_age"] for row, found in zip(rows, ages_stated, strict=True)
+    )
+    noted: dict[str, int] = {}
+    for row, found in zip(rows, ages_stated, strict=True):
+        noted[row["whose"]] = noted.get(row["whose"], 0) + bool(found)
+    print("\n| kind | n | an age read for the note |\n|---|---|---|")
+    for kind in WHOSE:
+        if kind in per:
+            print(f"| {kind} | {per[kind]['n']} | {noted.get(kind, 0)} |")
+    print(
+        f"\nages read for the context's note (`text.stated_ages`): a person's age read as "
+        f"stated {right} of {len(ages)}; another number read as an age {wrong} of {len(others)}"
+    )
     if args.misses:
         for row, hit in zip(rows, read, strict=True):
             if hit != row["is_age"]:
                 print(("missed: " if row["is_age"] else "misread: ") + row["text"])
+        for row, found in zip(rows, ages_stated, strict=True):
+            if (row["is_age"] and row.get("age") not in found) or (found and not row["is_age"]):
+                print(f"note {'missed' if row['is_age'] else 'misread'} ({found}): {row['text']}")
 
 
 if __name__ == "__main__":

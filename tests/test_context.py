@@ -1,4 +1,5 @@
 import json
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -6,7 +7,7 @@ import pytest
 from kit import HashEmbedder
 
 from logicmem import Memory
-from logicmem.context import ContextAssembler, estimate_tokens
+from logicmem.context import ContextAssembler, age_note, estimate_tokens
 from logicmem.errors import InputError
 from logicmem.routes.base import Proposal, Route, RouteEnv
 from logicmem.routes.semantic import SemanticRoute
@@ -119,3 +120,25 @@ def test_a_hit_with_a_probability_displaces_only_less_likely_hits(
     # open ranks 1, 2, 3 count 0.5, 0.25, 0.167: the hit goes before the first it beats
     assert (ids.index("c") if "c" in ids else None) == position
     assert len(ids) == 3
+
+
+def test_a_persons_age_said_a_year_or_more_ago_is_told_as_now() -> None:
+    said = "2024-03-01T10:00:00"
+    note = age_note("Maya's son Leo is 6 and loves trains.", said, date(2026, 12, 5))
+    assert note == "2 years since said: 6 then, 8 or 9 now"
+    assert age_note("Maya's son Leo is 6.", said, date(2025, 3, 1)).startswith("1 year since")
+    # Less than a year, no person's age, or no date: nothing to say.
+    assert age_note("Maya's son Leo is 6.", said, date(2025, 2, 28)) == ""
+    assert age_note("Maya's laptop is 5 years old.", said, date(2030, 1, 1)) == ""
+    assert age_note("Maya's son Leo is 6.", None, date(2030, 1, 1)) == ""
+
+
+def test_the_rendered_context_says_how_old_someone_is_now() -> None:
+    mem = Memory(":memory:", embedder=HashEmbedder(), config={"llm": {"provider": "none"}})
+    mem.add("My son Leo is 6.", user_id="maya", timestamp="2024-03-01")
+    later = mem.context("How old is Leo?", user_id="maya", k=3, as_of="2026-12-05")
+    (line,) = [json.loads(x) for x in later.render().splitlines() if x.startswith("{")]
+    assert line["now"] == "2 years since said: 6 then, 8 or 9 now"
+    assert later.items[0].note == line["now"]
+    soon = mem.context("How old is Leo?", user_id="maya", k=3, as_of="2024-06-01")
+    assert "now" not in soon.render() and soon.items[0].note == ""

@@ -14,16 +14,39 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from datetime import date, datetime
 from typing import Any
 
 from logicmem.errors import InputError
-from logicmem.routes.base import Route, RouteEnv
+from logicmem.routes.base import Route, RouteEnv, request_date
+from logicmem.routes.visible.text import stated_ages
 from logicmem.types import Budget, Context, ContextItem, Hit, Scope
 
 
 def estimate_tokens(text: str) -> int:
     """About four characters a token (the usual rule of thumb for English and BPE models)."""
     return max(1, math.ceil(len(text) / 4))
+
+
+def age_note(text: str, said_at: str | None, today: date) -> str:
+    """How old the people a memory gives an age are now, when a year or more has passed
+    since it was said ("Sam's son is 6", said two years ago: "2 years since said: 6 then,
+    8 or 9 now"; a birthday may fall either side). Empty when it states no person's age
+    (``text.stated_ages``), is undated, or is less than a year old."""
+    try:
+        said = datetime.fromisoformat(said_at).date() if said_at else None
+    except ValueError:
+        return ""
+    if said is None:
+        return ""
+    years = today.year - said.year - ((today.month, today.day) < (said.month, said.day))
+    if years < 1:
+        return ""
+    ages = stated_ages(text)
+    if not ages:
+        return ""
+    now = "; ".join(f"{age} then, {age + years} or {age + years + 1} now" for age in ages)
+    return f"{years} year{'s' if years > 1 else ''} since said: {now}"
 
 
 def _fingerprint(text: str) -> str:
@@ -81,6 +104,9 @@ class ContextAssembler:
                     state.offer(hits[rank], hits[rank].route)
         for _, _, hit, name in competing:  # room the open routes did not fill
             state.offer(hit, name)
+        today = request_date(env)
+        for item in state.items:
+            item.note = age_note(item.text, item.said_at, today)
         return Context(
             query=query,
             user_id=scope.user_id,

@@ -137,6 +137,9 @@ class ContextItem:
     said_at: str | None
     category: str
     tokens: int
+    note: str = ""
+    """What time has changed since it was said: "2 years since said: 6 then, 8 or 9 now"
+    for a person's age (``context.age_note``); empty when nothing."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -167,11 +170,18 @@ class Context:
 
     def render(self) -> str:
         """Prompt text: a ``<memories>`` block, one JSON line per memory (``n``, ``text``,
-        ``said`` where a date is known, ``why`` it was recalled); see ``logicmem.prompting``."""
+        ``said`` where a date is known, ``now`` what time has changed since, ``why`` it was
+        recalled); see ``logicmem.prompting``."""
         if not self.items:
             return "(no stored memories about this user)"
         records = (
-            {"n": i, "text": it.text, "said": it.said_at, "why": one_line(it.reason)}
+            {
+                "n": i,
+                "text": it.text,
+                "said": it.said_at,
+                **({"now": it.note} if it.note else {}),
+                "why": one_line(it.reason),
+            }
             for i, it in enumerate(self.items, 1)
         )
         return block("memories", records)

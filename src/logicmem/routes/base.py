@@ -11,7 +11,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import numpy as np
 
@@ -65,6 +67,18 @@ def valid_at(entry: MemoryEntry, as_of: str | None) -> bool:
     return (
         bool(start) and start <= as_of and (entry.valid_until is None or as_of < entry.valid_until)
     )
+
+
+def request_date(env: RouteEnv) -> date:
+    """The date a request is read on ("tomorrow" counts from it): that of ``as_of`` when
+    the routes read the past, else ``VisibilitySettings.today`` when set, else today in
+    ``VisibilitySettings.timezone`` (this machine's zone when it is empty)."""
+    if env.as_of:
+        return date.fromisoformat(env.as_of[:10])
+    if env.visibility.today:
+        return date.fromisoformat(env.visibility.today)
+    zone = env.visibility.timezone
+    return datetime.now(ZoneInfo(zone)).date() if zone else date.today()
 
 
 def query_vector(env: RouteEnv, query: str) -> np.ndarray:

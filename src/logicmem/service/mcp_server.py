@@ -144,6 +144,9 @@ class ContextEntry(BaseModel):
     score_kind: str
     category: str
     said_at: str | None = None
+    now: str = Field(
+        default="", description="what time has changed since it was said (a person's age now)"
+    )
 
 
 class ContextOutput(BaseModel):
@@ -327,6 +330,7 @@ def build_server(memory: Memory, tenant: str, user: str) -> MCPServer[Any]:
                 score_kind=i["score_kind"],
                 category=i["category"],
                 said_at=i["said_at"],
+                now=i["note"],
             )
             for i in data["items"]
         ]

@@ -157,6 +157,10 @@ class ContextItemOut(BaseModel):
     said_at: str | None
     category: str
     tokens: int
+    note: str = Field(
+        default="",
+        description="what time has changed since it was said (a person's age then and now)",
+    )
 
 
 class ContextOut(BaseModel):

@@ -35,15 +35,14 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from functools import cached_property
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import numpy as np
 
 from logicmem.context import assembled_hits
-from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector
+from logicmem.routes.base import Method, Proposal, Route, RouteEnv, query_vector, request_date
 from logicmem.routes.semantic import SemanticRoute, allowed_ids
 from logicmem.routes.visible.bridge import bridges, hypotheses
 from logicmem.routes.visible.criticality import NEAREST_PRECISION
@@ -121,18 +120,6 @@ class _Candidate:
                 f"{head}; the request is close to '{self.scored_key}'{ref} ({self.key_sim:.2f}){p}"
             )
         return f"{head}; similar to the request ({self.memory_sim:.2f}){p}"
-
-
-def request_date(env: RouteEnv) -> date:
-    """The date a request is read on ("tomorrow" counts from it): that of ``as_of`` when
-    the routes read the past, else ``VisibilitySettings.today`` when set, else today in
-    ``VisibilitySettings.timezone`` (this machine's zone when it is empty)."""
-    if env.as_of:
-        return date.fromisoformat(env.as_of[:10])
-    if env.visibility.today:
-        return date.fromisoformat(env.visibility.today)
-    zone = env.visibility.timezone
-    return datetime.now(ZoneInfo(zone)).date() if zone else date.today()
 
 
 def without_keys(x: np.ndarray) -> np.ndarray:

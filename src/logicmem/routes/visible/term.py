@@ -37,13 +37,8 @@ from datetime import date, datetime, timedelta
 
 from logicmem.write.rules import MONTHS, WEEKDAYS, split_sentences
 
-_MONTH = (
-    "(?:"
-    + "|".join(m for m in MONTHS)
-    + "|"
-    + "|".join(m[:3] + r"\.?" for m in MONTHS if m != "may")
-    + r"|sept\.?)"
-)
+# A month, or its short form ("Sept.", "Jan"; "may" is a month only written whole).
+_MONTH = "(?:" + "|".join((*MONTHS, *(m[:3] + r"\.?" for m in MONTHS if m != "may"))) + r"|sept\.?)"
 _DAY = "(?:" + "|".join(WEEKDAYS) + ")"
 _ORD = r"(\d{1,2})(?:st|nd|rd|th)?"
 _NUM = (

@@ -323,6 +323,35 @@ def no_persons_age(text: str) -> bool:
     return other and not any(_person(w, _KIN) for w in words)
 
 
+_LISTED_BEFORE = re.compile(r"(?<![\d.,])(?:\d{1,3}\s*(?:,\s*(?:and\s+|&\s+)?|and\s+|&\s+))+$")
+
+
+def stated_ages(text: str) -> list[int]:
+    """The ages in years ``text`` states of people, in order ("Sam's son is 6", "a
+    4-year-old", "Sam turned 67", "the twins, ages 5 and 8", "Sam is seventy-eight"); not an
+    animal's or a thing's age, a span or a measure ("Sam's laptop is 5 years old", "15 years
+    sober"), by the rules of ``person_ages``. An infant's months or weeks are no years."""
+    folded = _each_aged(_NUMBER_WORD.sub(_digits, fold(text)))
+    # "'s" before a number is "is": "Sam's daughter's 13", "he's 20".
+    folded = re.sub(r"(?<=[a-z])'s\s+(?=\d{1,3}\b)", " is ", folded)
+    found: dict[int, int] = {}
+    for m in _YEARS_OLD.finditer(folded):
+        if re.search(r"\by(?:ea)?rs?\b", m.group(0)) and not _thing_aged(folded, m):
+            found[m.start(1)] = int(m.group(1))
+            # The ages listed before it: "Sam's kids are 4 and 9 years old".
+            listed = _LISTED_BEFORE.search(folded[: m.start()])
+            if listed:
+                for n in re.finditer(r"\d{1,3}", listed.group(0)):
+                    found[listed.start() + n.start()] = int(n.group(0))
+    for m in _AGE.finditer(folded):
+        after = folded[m.end() :]
+        if re.match(r"\s*-?\s*(?:months?|weeks?|days?)\b", after):
+            continue
+        if not _said_of_a_thing(folded[: m.start()]):
+            found[m.start(1)] = int(m.group(1))
+    return [age for _, age in sorted(found.items())]
+
+
 def person_ages(text: str) -> str:
     """``text`` (folded) with each age stated of a person also as "N year old" ("Sam is
     20" -> "... 20 20 year old", as patterns are read), and each age of an animal or a thing
