@@ -7,7 +7,7 @@ import pytest
 from kit import HashEmbedder
 
 from logicmem import Memory
-from logicmem.context import ContextAssembler, age_note, estimate_tokens
+from logicmem.context import ContextAssembler, estimate_tokens, time_note
 from logicmem.errors import InputError
 from logicmem.routes.base import Proposal, Route, RouteEnv
 from logicmem.routes.semantic import SemanticRoute
@@ -124,13 +124,22 @@ def test_a_hit_with_a_probability_displaces_only_less_likely_hits(
 
 def test_a_persons_age_said_a_year_or_more_ago_is_told_as_now() -> None:
     said = "2024-03-01T10:00:00"
-    note = age_note("Maya's son Leo is 6 and loves trains.", said, date(2026, 12, 5))
+    note = time_note("Maya's son Leo is 6 and loves trains.", said, date(2026, 12, 5))
     assert note == "2 years since said: 6 then, 8 or 9 now"
-    assert age_note("Maya's son Leo is 6.", said, date(2025, 3, 1)).startswith("1 year since")
+    assert time_note("Maya's son Leo is 6.", said, date(2025, 3, 1)).startswith("1 year since")
     # Less than a year, no person's age, or no date: nothing to say.
-    assert age_note("Maya's son Leo is 6.", said, date(2025, 2, 28)) == ""
-    assert age_note("Maya's laptop is 5 years old.", said, date(2030, 1, 1)) == ""
-    assert age_note("Maya's son Leo is 6.", None, date(2030, 1, 1)) == ""
+    assert time_note("Maya's son Leo is 6.", said, date(2025, 2, 28)) == ""
+    assert time_note("Maya's laptop is 5 years old.", said, date(2030, 1, 1)) == ""
+    assert time_note("Maya's son Leo is 6.", None, date(2030, 1, 1)) == ""
+
+
+def test_a_stated_term_that_has_ended_is_told() -> None:
+    said = "2024-01-05T10:00:00"
+    text = "Maya can't drive until March."
+    assert time_note(text, said, date(2024, 5, 2)) == (
+        "said to hold until 2024-03-31; that day has passed"
+    )
+    assert time_note(text, said, date(2024, 3, 31)) == ""  # its last day: it still holds
 
 
 def test_the_rendered_context_says_how_old_someone_is_now() -> None:

@@ -19,6 +19,7 @@ from typing import Any
 
 from logicmem.errors import InputError
 from logicmem.routes.base import Route, RouteEnv, request_date
+from logicmem.routes.visible.term import stated_end
 from logicmem.routes.visible.text import stated_ages
 from logicmem.types import Budget, Context, ContextItem, Hit, Scope
 
@@ -28,17 +29,32 @@ def estimate_tokens(text: str) -> int:
     return max(1, math.ceil(len(text) / 4))
 
 
-def age_note(text: str, said_at: str | None, today: date) -> str:
-    """How old the people a memory gives an age are now, when a year or more has passed
-    since it was said ("Sam's son is 6", said two years ago: "2 years since said: 6 then,
-    8 or 9 now"; a birthday may fall either side). Empty when it states no person's age
-    (``text.stated_ages``), is undated, or is less than a year old."""
+def time_note(text: str, said_at: str | None, today: date) -> str:
+    """What time has changed since a memory was said, as of ``today``: a stated term that
+    has ended ("Sam can't drive until March", asked in May: "said to hold until
+    2024-03-31; that day has passed"; ``term.stated_end``), and the people's ages it gives
+    (``age_note``). Empty when neither applies."""
     try:
         said = datetime.fromisoformat(said_at).date() if said_at else None
     except ValueError:
         return ""
     if said is None:
         return ""
+    notes = []
+    end = stated_end(text, said)
+    if end is not None and end < today:
+        notes.append(f"said to hold until {end.isoformat()}; that day has passed")
+    ages = age_note(text, said, today)
+    if ages:
+        notes.append(ages)
+    return "; ".join(notes)
+
+
+def age_note(text: str, said: date, today: date) -> str:
+    """How old the people a memory gives an age are now, when a year or more has passed
+    since it was said ("Sam's son is 6", said two years ago: "2 years since said: 6 then,
+    8 or 9 now"; a birthday may fall either side). Empty when it states no person's age
+    (``text.stated_ages``) or is less than a year old."""
     years = today.year - said.year - ((today.month, today.day) < (said.month, said.day))
     if years < 1:
         return ""
@@ -106,7 +122,7 @@ class ContextAssembler:
             state.offer(hit, name)
         today = request_date(env)
         for item in state.items:
-            item.note = age_note(item.text, item.said_at, today)
+            item.note = time_note(item.text, item.said_at, today)
         return Context(
             query=query,
             user_id=scope.user_id,

@@ -138,8 +138,9 @@ class ContextItem:
     category: str
     tokens: int
     note: str = ""
-    """What time has changed since it was said: "2 years since said: 6 then, 8 or 9 now"
-    for a person's age (``context.age_note``); empty when nothing."""
+    """What time has changed since it was said (``context.time_note``): a stated term that
+    has ended ("said to hold until 2024-03-31; that day has passed"), a person's age now ("2
+    years since said: 6 then, 8 or 9 now"); empty when nothing."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -145,7 +145,10 @@ class ContextEntry(BaseModel):
     category: str
     said_at: str | None = None
     now: str = Field(
-        default="", description="what time has changed since it was said (a person's age now)"
+        default="",
+        description=(
+            "what time has changed since it was said: a stated term ended, a person's age now"
+        ),
     )
 
 

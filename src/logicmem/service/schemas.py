@@ -159,7 +159,9 @@ class ContextItemOut(BaseModel):
     tokens: int
     note: str = Field(
         default="",
-        description="what time has changed since it was said (a person's age then and now)",
+        description=(
+            "what time has changed since it was said: a stated term ended, a person's age now"
+        ),
     )
 
 
