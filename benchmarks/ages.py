@@ -20,6 +20,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,15 +61,22 @@ def load(path: Path) -> list[dict[str, Any]]:
     )
 
 
+@contextmanager
+def scratch_memory(name: str) -> Iterator[Memory]:
+    """A fresh store in a temporary folder, offline, with no LLM (the rule extractor)."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Memory(Path(tmp) / f"{name}.db", config={"llm": {"provider": "none"}}) as mem,
+    ):
+        yield mem
+
+
 def each_written(rows: list[dict[str, Any]]) -> Iterator[tuple[bool, list[Criticality]]]:
     """Each row's text written through the library's write path as one user's message (no
     LLM, the user "user-N"), after the assistant's ``question`` when the row has one:
     whether a memory was stored, and the user's memories judged standing constraints."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    with (
-        tempfile.TemporaryDirectory() as tmp,
-        Memory(Path(tmp) / "written.db", config={"llm": {"provider": "none"}}) as mem,
-    ):
+    with scratch_memory("written") as mem:
         repo = VisibleRepository.of(mem.store)
         for i, row in enumerate(rows):
             user = f"user-{i}"
@@ -82,12 +90,8 @@ def each_written(rows: list[dict[str, Any]]) -> Iterator[tuple[bool, list[Critic
 def stated(rows: list[dict[str, Any]]) -> list[list[int]]:
     """Per row, the people's ages its stored memories state (``text.stated_ages``), as the
     context reads them to say how old someone is now."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
     out = []
-    with (
-        tempfile.TemporaryDirectory() as tmp,
-        Memory(Path(tmp) / "stated.db", config={"llm": {"provider": "none"}}) as mem,
-    ):
+    with scratch_memory("stated") as mem:
         for i, row in enumerate(rows):
             said = [{"role": "user", "content": row["text"]}]
             if row.get("question"):

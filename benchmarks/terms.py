@@ -26,18 +26,12 @@ Runs offline on the embedded defaults. Run:
 from __future__ import annotations
 
 import json
-import os
-import sys
-import tempfile
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-from ages import arguments
+from ages import arguments, load_rows, scratch_memory
 
-from logicmem import Memory
-from logicmem.errors import InputError
-from logicmem.io.formats import iter_jsonl
 from logicmem.routes.visible.term import stated_end
 
 HERE = Path(__file__).resolve().parent
@@ -50,37 +44,20 @@ def _valid(row: dict[str, Any]) -> bool:
             date.fromisoformat(row["end"])
     except (KeyError, TypeError, ValueError):
         return False
-    return (
-        isinstance(row.get("text"), str)
-        and bool(row["text"].strip())
-        and (isinstance(row.get("kind"), str))
-    )
+    return isinstance(row.get("kind"), str)
 
 
 def load(path: Path) -> list[dict[str, Any]]:
-    """The rows, checked: exits (status 1) naming the line of a malformed one."""
-    rows = []
-    try:
-        for number, row in iter_jsonl(path):
-            if not _valid(row):
-                sys.exit(
-                    f"{path}:{number}: needs text (a string), said (YYYY-MM-DD), end "
-                    "(YYYY-MM-DD or null) and kind (a string)"
-                )
-            rows.append(row)
-    except InputError as exc:
-        sys.exit(f"{exc}")
-    return rows
+    """The rows, checked (``ages.load_rows``)."""
+    return load_rows(
+        path, _valid, "said (YYYY-MM-DD), end (YYYY-MM-DD or null) and kind (a string)"
+    )
 
 
 def read(rows: list[dict[str, Any]]) -> list[date | None]:
     """Per row, the latest end the memories its message stored state (None: none)."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
     out: list[date | None] = []
-    with (
-        tempfile.TemporaryDirectory() as tmp,
-        Memory(Path(tmp) / "terms.db", config={"llm": {"provider": "none"}}) as mem,
-    ):
+    with scratch_memory("terms") as mem:
         for i, row in enumerate(rows):
             added = mem.add(row["text"], user_id=f"user-{i}", timestamp=row["said"]).added
             ends = [e for m in added if (e := stated_end(m.text, m.said_at)) is not None]

@@ -29,15 +29,12 @@ rates. Runs offline on the embedded defaults. Run:
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from ages import arguments
+from ages import arguments, scratch_memory
 
-from logicmem import Memory
 from logicmem.errors import InputError
 from logicmem.io.formats import iter_jsonl
 
@@ -77,12 +74,8 @@ def load(path: Path) -> list[dict[str, Any]]:
 def written(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per row: for each fact, whether it stored a memory and whether it is closed after
     the message; and whether a memory of the message itself is current."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
     out = []
-    with (
-        tempfile.TemporaryDirectory() as tmp,
-        Memory(Path(tmp) / "updates.db", config={"llm": {"provider": "none"}}) as mem,
-    ):
+    with scratch_memory("updates") as mem:
         for i, row in enumerate(rows):
             user = f"user-{i}"
             ids = []
