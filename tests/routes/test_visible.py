@@ -718,6 +718,13 @@ def test_one_memory_per_constraint_but_a_matched_repeat_precedes_unmatched_fills
         ("What did Sydney bring to the picnic?", True),
         ("What did Carmen bring to the picnic?", True),
         ("Did Rosa like Playa del Carmen?", True),
+        # A request to the assistant, or for ideas, about someone is a request for advice.
+        ("Can you plan a road trip with Leo?", False),
+        ("Could you suggest a birthday cake for Priya?", False),
+        ("Any snack ideas for Leo?", False),
+        ("Gift ideas for Omar?", False),
+        ("Can Omar swim?", True),
+        ("Did you ask Omar about the keys?", True),
     ],
 )
 def test_recall_questions_about_a_named_person_are_told_apart(

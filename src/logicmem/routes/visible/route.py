@@ -247,6 +247,15 @@ _IMPERATIVE = re.compile(
     re.IGNORECASE,
 )
 
+# A request to the assistant ("Can you plan a road trip with Leo?", "Could you suggest a
+# cake for Priya?") or for ideas ("Any snack ideas for Leo?", "Gift ideas for Omar?") asks
+# for advice about someone, as an instruction does; not "Can Omar swim?".
+_ASKS_FOR_ADVICE = re.compile(
+    r"^(?:please\s+)?(?:(?:can|could|would|will)\s+you\s+(?!ask|tell|remind|remember)|"
+    r"any\s+(?:[\w'-]+\s+){0,3}(?:ideas?|suggestions?|tips?|recommendations?|advice)\b|"
+    r"(?:[\w'-]+\s+){0,2}(?:ideas?|suggestions?|tips?|recommendations?)\s+for\b)",
+    re.IGNORECASE,
+)
 
 # Capitalised words that name a time, not a person: "Any ideas for a cabin weekend in
 # January?" and "What goes well with ham at Easter?" are requests, not questions about
@@ -268,7 +277,7 @@ def asks_about_someone(query: str) -> bool:
     questions unless the question names or implies one of their keys (similarity alone
     is the semantic route's job)."""
     text = query.strip()
-    if _FIRST_PERSON.search(text) or _IMPERATIVE.match(text):
+    if _FIRST_PERSON.search(text) or _IMPERATIVE.match(text) or _ASKS_FOR_ADVICE.match(text):
         return False
     places = place_words_in(text)
     return any(_a_name(m.group(), places) for m in _NAME_INSIDE.finditer(text, 1))
