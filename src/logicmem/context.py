@@ -15,6 +15,7 @@ import math
 import re
 from collections.abc import Callable
 from datetime import date, datetime
+from functools import lru_cache
 from typing import Any
 
 from logicmem.errors import InputError
@@ -29,6 +30,7 @@ def estimate_tokens(text: str) -> int:
     return max(1, math.ceil(len(text) / 4))
 
 
+@lru_cache(maxsize=8192)
 def time_note(text: str, said_at: str | None, today: date) -> str:
     """What time has changed since a memory was said, as of ``today``: a stated term that
     has ended ("Sam can't drive until March", asked in May: "said to hold until
