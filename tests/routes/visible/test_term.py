@@ -21,6 +21,9 @@ from logicmem.routes.visible.term import stated_end
         ("Ana's mom is staying with them until Sunday.", "2024-03-06", date(2024, 3, 10)),
         ("Ana works from home until Wednesday.", "2024-03-06", date(2024, 3, 13)),
         ("Ana can't have caffeine until 2026.", "2024-03-20", date(2026, 12, 31)),
+        # as an LLM extractor may write a date it resolved
+        ("Ana cannot drive until 31 March 2024.", "2024-01-05", date(2024, 3, 31)),
+        ("Ana cannot drive until 2024-03-31.", "2024-01-05", date(2024, 3, 31)),
         # the end of a period
         ("Ana is grounded until the end of the month.", "2024-02-10", date(2024, 2, 29)),
         ("Ana is away until next week.", "2024-03-20", date(2024, 3, 31)),

@@ -70,7 +70,8 @@ _UNTIL_ORDINAL = re.compile(
     r"(?!\s+(?:of|grade|floor|inning|round|century|birthday|anniversary|week|month|day)\b)"
 )
 _UNTIL_DAY = re.compile(_UNTIL + rf"(?:this\s+(?:coming\s+)?|the\s+)?({_DAY})\b")
-_UNTIL_YEAR = re.compile(_UNTIL + r"(?:the\s+end\s+of\s+)?(20\d\d)\b")
+_UNTIL_ISO = re.compile(_UNTIL + r"(\d{4})-(\d{2})-(\d{2})\b")  # as a model may write it
+_UNTIL_YEAR = re.compile(_UNTIL + r"(?:the\s+end\s+of\s+)?(20\d\d)\b(?!-)")
 _UNTIL_SHORT = re.compile(_UNTIL + r"(tomorrow|tonight)\b")
 # "for the next 10 days", "for another two weeks", "for 3 more months", "for a week",
 # "for the coming month", "for the rest of the month".
@@ -194,6 +195,11 @@ def _until(s: str, day: date) -> tuple[int, date] | None:
     if m := _UNTIL_NEXT_DAY.search(s):
         monday = day - timedelta(days=day.weekday()) + timedelta(days=7)
         return m.start(), monday + timedelta(days=WEEKDAYS.index(m.group(1)))
+    if m := _UNTIL_ISO.search(s):
+        try:
+            return m.start(), date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        except ValueError:
+            return None
     if m := _UNTIL_MONTH.search(s):
         part, first, name, second, year = m.groups()
         month = _month(name)
