@@ -565,6 +565,7 @@ class VisibleRoute(Route):
         candidates (with a bridge hypothesis's, when a capable LLM gave any)."""
         cfg = env.visibility
         st = state(env, scope)
+        today = request_date(env)
         out: dict[str, _Candidate] = {}
         allowed = allowed_ids(env, scope, filters)
         if st.rows:
@@ -609,7 +610,6 @@ class VisibleRoute(Route):
             engaged = np.flatnonzero(ok)
             # A constraint whose stated term ended before the day of the request ("can't
             # drive until March", asked in May) holds no more; search still finds it.
-            today = request_date(env)
             ends = st.ends(engaged)
             for i, until in zip(engaged, ends, strict=True):
                 r = st.rows[i]
@@ -639,7 +639,7 @@ class VisibleRoute(Route):
                 bridged = out.get(memory_id)
                 at = st.at.get(memory_id)
                 until = st.ends(np.array([at]))[0] if at is not None else None
-                if until is not None and until < request_date(env):
+                if until is not None and until < today:
                     continue
                 if bridged is None:
                     bridged = (

@@ -165,9 +165,9 @@ def _day(said: date | datetime | str | None) -> date | None:
 def _read(sentence: str, day: date) -> date | None:
     """The end the sentence's first clause states, when nothing after it may state a fact
     of its own and the clause states no plan, wish, span into the past or state over."""
-    joints = [(m.start(), m.end(), m.group(0)) for m in _CLAUSE.finditer(sentence)]
-    stop = joints[0][0] if joints else len(sentence)
-    if any(_COORDINATED.match(joint) for *_, joint in joints):
+    joints = list(_CLAUSE.finditer(sentence))
+    stop = joints[0].start() if joints else len(sentence)
+    if any(_COORDINATED.match(joint.group(0)) for joint in joints):
         return None
     head = sentence[:stop]
     if _MAYBE.search(head) or _PAST_SPAN.search(head):
