@@ -90,6 +90,30 @@ def test_third_person_spells_out_what_we_contract(said: str, written: str) -> No
     assert to_third_person(said, "Maya") == written
 
 
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        (
+            "I'm a lifelong Catholic and don't eat meat on Fridays.",
+            "Maya is a lifelong Catholic and doesn't eat meat on Fridays.",
+        ),
+        (
+            "I quit smoking and haven't had one since.",
+            "Maya quit smoking and hasn't had one since.",
+        ),
+        ("I walk to work, and dont own a car", "Maya walks to work, and doesn't own a car"),
+        # Another subject, a pair or an order to the listener keeps "don't".
+        ("I think they moved and don't care.", "Maya thinks they moved and don't care."),
+        ("Sam and I cook and don't order in.", "Sam and Maya cook and don't order in."),
+        ("I'm fine and don't worry about me.", "Maya is fine and don't worry about Maya."),
+    ],
+)
+def test_third_person_conjugates_a_negation_that_shares_the_speakers_subject(
+    said: str, written: str
+) -> None:
+    assert to_third_person(said, "Maya") == written
+
+
 def test_third_person_reads_the_apostrophe_a_phone_types() -> None:
     # "Smart" punctuation types U+2019 for the apostrophe; some keyboards a backtick.
     assert to_third_person("I’m allergic to tree nuts.", "Maya") == "Maya is allergic to tree nuts."

@@ -199,9 +199,19 @@ def straight_apostrophes(text: str) -> str:
     return _TYPED_APOSTROPHE.sub("'", text)
 
 
+# A negation whose subject is the speaker's "I" before "and" ("I'm vegetarian and don't eat
+# fish"): the same subject, so "doesn't". Not where another subject comes between, nor
+# after a pair ("Tom and I"), nor an order to the listener ("I'm fine and don't worry").
+_AND_NEGATION = re.compile(
+    r"((?<!\band\s)\bI(?:'[a-z]+)?\s(?:(?!\b(?:I|he|she|they|we|you|it|there|who|that|which)\b)[^.;:!?,])*?"
+    r",?\s+and\s+)(don't|dont|haven't|havent)\b(?!\s+(?:worry|forget|bother|be|hesitate|panic|rush)\b)"
+)
+
+
 def to_third_person(sentence: str, name: str) -> str:
     """Rewrite a first-person sentence about ``name`` in the third person."""
     text = straight_apostrophes(sentence)
+    text = _AND_NEGATION.sub(lambda m: m.group(1) + _IRREGULAR[m.group(2)], text)
     text = _WITH_I.sub(lambda m: _plural_pair(m, name), text)
     text = _ME_AND.sub(lambda m: f"{m.group(1)}{name} and ", text)
     for pattern, repl in _CONTRACTIONS:
