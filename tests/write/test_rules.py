@@ -313,6 +313,21 @@ def test_family_called_as_the_speaker_calls_them_are_the_speakers(said: str, kep
     assert [c.text for c in extractor.extract([_turn(said)])] == [kept]
 
 
+def test_a_statement_that_names_its_speaker_is_not_quoted() -> None:
+    # An app that writes what it knows of the user in the third person: "Maya said:" made
+    # the speaker's own standing fact read as a quote, which the classifier takes for talk.
+    extractor = RuleExtractor(states_a_fact=states_a_standing_fact)
+    for said in (
+        "Maya observes the Sabbath and keeps Saturdays free.",
+        "maya fasts every Monday.",
+        "Maya's son is allergic to sesame.",
+    ):
+        assert [c.text for c in extractor.extract([_turn(said)])] == [said]
+    # Another person, or a word that only begins with the name, is still quoted.
+    for said in ("Mayan ruins draw a crowd every spring.", "Tom walks the dog every morning."):
+        assert [c.text for c in extractor.extract([_turn(said)])] == [f"Maya said: {said}"]
+
+
 def test_extractor_keeps_statements_and_drops_small_talk_and_questions() -> None:
     turn = _turn(
         "Hey! How are you? I'm allergic to tree nuts. That's awesome! "

@@ -592,9 +592,16 @@ class RuleExtractor(Extractor):
         sentence = household_subject(sentence, name) or sentence
         if is_first_person(sentence):
             return to_third_person(sentence, name)
-        if sentence.startswith(f"{name}'s "):
+        if _names_the_speaker(sentence, name):
             return sentence
         return f"{name} said: {sentence}" if first else sentence
+
+
+def _names_the_speaker(sentence: str, name: str) -> bool:
+    """Whether ``sentence`` opens with the speaker's name, in any case, as its subject or
+    its owner ("Maya observes the Sabbath.", "maya's son is 4."): a statement about the
+    speaker as an app or the speaker writes one, which "Maya said:" would make a quote."""
+    return re.match(rf"{re.escape(name)}(?:'s)?\b(?![-'])", sentence, re.IGNORECASE) is not None
 
 
 def _statement_of_answer(asker: Turn | None, reply: str) -> str | None:
