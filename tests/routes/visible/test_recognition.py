@@ -290,6 +290,17 @@ def test_a_fact_is_not_given_a_neighbouring_entry(text: str, entry: str) -> None
         ("Jo went vegetarian last spring.", "vegetarian", True),
         ("Jo is vegan and loves tofu.", "vegan", True),
         ("Jo's son is in high school.", "in high school", True),
+        # a faith named of an occasion, a place or another person is theirs
+        ("Jo is a guest at a Sikh wedding in May.", "sikh", False),
+        ("Jo went to a Lutheran school as a boy.", "lutheran", False),
+        ("Jo's Mormon neighbour brought over a pie.", "mormon", False),
+        ("Jo is a practicing Sikh.", "sikh", True),
+        ("Jo comes from a Lutheran family.", "lutheran", True),
+        ("Jo is Mormon and doesn't drink coffee.", "mormon", True),
+        # a time of life said with the fact
+        ("Jo swam competitively as a teenager.", "teenager", False),
+        ("Jo loved camping as a teenager.", "teenager", False),
+        ("Jo's daughter is a teenager now.", "teenager", True),
     ],
 )
 def test_compounds_mulling_and_onsets(text: str, pattern: str, holds: bool) -> None:

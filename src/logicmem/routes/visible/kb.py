@@ -158,6 +158,25 @@ _WAY_OF_EATING = _lemmas("vegan vegetarian pescatarian pescetarian keto plant-ba
 _THE_EATER = _lemmas(
     "diet diets lifestyle chef cook eater person household family athlete last next most since ago"
 )
+# A faith or church named of an occasion, a place or another person is theirs, not the
+# speaker's: "a Hindu wedding", "the Buddhist centre", "Catholic school", "a Muslim
+# roommate"; still the speaker's before a word of the speaker's own life ("a Hindu
+# family", "a practicing Catholic").
+_AFFILIATION = _lemmas(
+    "muslim hindu catholic buddhist quaker jewish sikh jain mormon christian orthodox coptic "
+    "protestant evangelical baptist methodist adventist pentecostal anglican lutheran "
+    "presbyterian amish mennonite rastafarian zoroastrian"
+)
+_OCCASION = _lemmas(
+    "wedding weddings funeral funerals service services ceremony ceremonies memorial "
+    "celebration celebrations festival festivals holiday holidays temple temples church "
+    "churches cathedral mosque mosques synagogue synagogues shrine monastery centre center "
+    "school schools college university hospital charity cemetery friend friends roommate "
+    "roommates colleague colleagues coworker coworkers neighbour neighbours neighbor "
+    "neighbors classmate classmates boss guest guests wedding-guest art architecture music "
+    "choir cuisine restaurant restaurants bakery butcher shop shops market calendar tradition "
+    "traditions"
+)
 # A talk or medium whose topic a match is: "a documentary about long-haul truckers".
 _MEDIA = _lemmas(
     "documentary article book podcast show movie film video lecture talk class course "
@@ -329,6 +348,18 @@ def _of_a_dish(text: FactText, at: list[int], hi: int) -> bool:
     )
 
 
+def _of_an_occasion(text: FactText, at: list[int], hi: int) -> bool:
+    """Whether a match that ends in a faith's name is said of the occasion, place or
+    person that follows it (``_OCCASION``)."""
+    words = text.words
+    return (
+        words[hi] in _AFFILIATION
+        and hi + 1 < len(words)
+        and words[hi + 1] in _OCCASION
+        and text.clause[hi + 1] == text.clause[hi]
+    )
+
+
 def _apart(text: FactText, at: list[int], pattern: Pattern, idx: list[int]) -> bool:
     """Whether a looser match's words belong to two phrases: a negation that makes an idiom
     of eagerness with the next verb ("can't wait to drive" is no "don't drive"; "not
@@ -393,6 +424,8 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
         return STRUCTURE  # "a flu shot", "a cold brew", "the dog park"
     if pattern.content == 1 and _of_a_dish(text, at, hi):
         return STRUCTURE  # "got Sam a vegan curry"
+    if _of_an_occasion(text, at, hi):
+        return STRUCTURE  # "a guest at a Hindu wedding"
     # Negations, hypotheticals and cessations just before the match.
     conditional = False
     if text.first_person[lo]:
@@ -455,7 +488,7 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
         _earlier(text, hi)
     ):
         return PAST  # "broke an arm as a child", "had a concussion in high school"
-    if any(words[max(0, lo - 1) : hi + 1] == list(phrase) for phrase in _EARLIER):
+    if any(words[max(0, lo - 1) : hi + 1] == phrase for phrase in _EARLIER):
         return PAST  # "as a teenager" is a time of life, not a present age
     # Someone else's fact: "my friend is pregnant", "my coworker's dog".
     if not text.first_person[lo]:
