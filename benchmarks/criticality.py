@@ -33,7 +33,10 @@ from logicmem.routes.visible.text import neutral_subject, sentence_subject
 HERE = Path(__file__).resolve().parent
 
 
-def scores(rows: list[dict], thresholds: list[float]) -> dict[str, dict[str, float]]:
+def scores(
+    rows: list[dict], thresholds: list[float]
+) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, int]]]:
+    """Precision, recall and F1 per rule, and the library's verdicts per row ``kind``."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     with (
         tempfile.TemporaryDirectory() as tmp,
@@ -64,7 +67,25 @@ def scores(rows: list[dict], thresholds: list[float]) -> dict[str, dict[str, flo
         out[f"library: resource, classifier p>={P_MIN:.2f} or prototype"] = _prf(
             np.array([a.critical for a in found]), truth
         )
-        return out
+        return out, by_kind(rows, found)
+
+
+def by_kind(rows: list[dict], found: list) -> dict[str, dict[str, int]]:
+    """Per ``kind`` of row (where the set gives one): how many rows, how many are labelled
+    critical, how many the library judges critical, and of the labelled critical ones how
+    many it judges critical with the labelled ``type``."""
+    out: dict[str, dict[str, int]] = {}
+    for row, a in zip(rows, found, strict=True):
+        if "kind" not in row:
+            continue
+        k = out.setdefault(
+            row["kind"], {"rows": 0, "labelled critical": 0, "judged critical": 0, "as typed": 0}
+        )
+        k["rows"] += 1
+        k["labelled critical"] += bool(row["critical"])
+        k["judged critical"] += bool(a.critical)
+        k["as typed"] += bool(row["critical"] and a.critical and a.ctype == row.get("type"))
+    return out
 
 
 def _prf(pred: np.ndarray, truth: np.ndarray) -> dict[str, float]:
@@ -82,15 +103,23 @@ def main() -> None:
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.data.read_text().splitlines() if line.strip()]
     thresholds = sorted({0.2, 0.3, 0.4, 0.5, P_MIN})
-    result = scores(rows, thresholds)
+    result, kinds = scores(rows, thresholds)
     if args.json:
-        print(json.dumps(result, indent=1))
+        print(json.dumps({"rules": result, "by kind": kinds}, indent=1))
         return
     n_crit = sum(bool(r["critical"]) for r in rows)
     print(f"{len(rows)} sentences, {n_crit} critical; library threshold p>={P_MIN:.2f}")
     print("| rule | precision | recall | F1 |\n|---|---|---|---|")
     for name, m in result.items():
         print(f"| {name} | {m['precision']:.3f} | {m['recall']:.3f} | {m['f1']:.3f} |")
+    if kinds:
+        print("\n| kind | rows | labelled critical | judged critical | as typed |")
+        print("|---|---|---|---|---|")
+        for kind, k in kinds.items():
+            print(
+                f"| {kind} | {k['rows']} | {k['labelled critical']} | {k['judged critical']} "
+                f"| {k['as typed']} |"
+            )
 
 
 if __name__ == "__main__":
