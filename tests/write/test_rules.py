@@ -106,9 +106,22 @@ def test_third_person_spells_out_what_we_contract(said: str, written: str) -> No
         ("I think they moved and don't care.", "Maya thinks they moved and don't care."),
         ("Sam and I cook and don't order in.", "Sam and Maya cook and don't order in."),
         ("I'm fine and don't worry about me.", "Maya is fine and don't worry about Maya."),
+        # A second verb of the present, with its object.
+        (
+            "I have celiac disease and carry my own snacks.",
+            "Maya has celiac disease and carries Maya's own snacks.",
+        ),
+        ("I'm 52 and have three grandkids.", "Maya is 52 and has three grandkids."),
+        ("I work nights and sleep in the day.", "Maya works nights and sleeps in the day."),
+        # Not one that shares a modal, a "do" or a "to", nor a noun after "and".
+        ("I can knit and sew a hem.", "Maya can knit and sew a hem."),
+        ("I don't drink and drive.", "Maya doesn't drink and drive."),
+        ("I never drink and drive at night.", "Maya never drinks and drives at night."),
+        ("I need to rest and take it easy.", "Maya needs to rest and take it easy."),
+        ("I love hiking and travel.", "Maya loves hiking and travel."),
     ],
 )
-def test_third_person_conjugates_a_negation_that_shares_the_speakers_subject(
+def test_third_person_conjugates_a_second_verb_that_shares_the_speakers_subject(
     said: str, written: str
 ) -> None:
     assert to_third_person(said, "Maya") == written
