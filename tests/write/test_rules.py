@@ -534,3 +534,6 @@ def test_slots_detect_changes_of_single_valued_facts() -> None:
     assert conflicts("Maya lives in Boston now.", "Maya lives in Boston.") == []
     assert conflicts("Maya works at Acme.", "Maya lives in Boston.") == []
     assert slots_of("Maya lives in a small flat") == {}
+    # "We live in Denver" is written "Maya and family live in Denver".
+    moved = "Maya and family moved back to Chicago last month."
+    assert conflicts(moved, "Maya and family live in Denver now.") == ["residence"]

@@ -1,8 +1,9 @@
 """Supersession: a newer statement about the same slot replaces the older one.
 
-"Maya lives in Boston" then "Maya moved to Denver": both fill the slot *residence* of
-subject Maya with different values, so the older memory is marked superseded (it keeps
-its history and leaves retrieval) instead of contradicting the new one. Slots are a
+"Maya lives in Boston" then "Maya moved to Denver" (or "Maya and family live in Boston",
+as "we live in Boston" is written): both fill the slot *residence* of subject Maya with
+different values, so the older memory is marked superseded (it keeps its history and
+leaves retrieval) instead of contradicting the new one. Slots are a
 small list of single-valued attributes people change; anything else accumulates.
 
 One general slot, *value*, needs no list: "Maya takes 20 mg of lisinopril" then "Maya
@@ -28,7 +29,8 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "residence",
         re.compile(
-            r"\b(?:lives|living|lived|moved|moving|relocated|relocating|based)\s+(?:back\s+)?"
+            r"\b(?:live|lives|living|lived|resides?|moved|moving|relocated|relocating|based)\s+"
+            r"(?:back\s+)?"
             r"(?:in|to)\s+(?:the\s+)?" + _VALUE
         ),
     ),
