@@ -146,6 +146,25 @@ def test_a_newer_statement_supersedes_the_old_one(tmp_path: Path) -> None:
     assert all("Boston" not in h.text for h in hits)
 
 
+def test_a_family_members_slot_is_not_replaced_by_the_speakers_own(tmp_path: Path) -> None:
+    # The speaker going vegan changes no one else's diet; a brother's move is not the
+    # speaker's; "we live in" is the speaker's home, which the speaker's move replaces.
+    mem = _memory(tmp_path, None)
+    mem.add("My wife Lina is vegetarian.", user_id="m", timestamp="2024-01-01")
+    mem.add("My brother lives in Paris.", user_id="m", timestamp="2024-01-02")
+    mem.add("We live in Boston.", user_id="m", timestamp="2024-01-03")
+    assert mem.add("I went vegan last month.", user_id="m", timestamp="2024-03-01").superseded == []
+    moved = mem.add("I moved to Denver.", user_id="m", timestamp="2024-06-01")
+    active = {e.text for e in mem.get_all(user_id="m")}
+    assert "m's wife Lina is vegetarian." in active
+    assert "m's brother lives in Paris." in active
+    assert "m and family live in Boston." not in active and len(moved.superseded) == 1
+    # The brother moving replaces his home and leaves the speaker's.
+    mem.add("My brother moved to Rome.", user_id="m", timestamp="2024-07-01")
+    active = {e.text for e in mem.get_all(user_id="m")}
+    assert "m's brother lives in Paris." not in active and "m moved to Denver." in active
+
+
 def test_a_late_arriving_older_statement_does_not_supersede(tmp_path: Path) -> None:
     mem = _memory(tmp_path, None)
     mem.add("I moved to Denver.", user_id="m", timestamp="2024-06-01")

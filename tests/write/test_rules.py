@@ -10,7 +10,7 @@ from logicmem.write.rules import (
     split_sentences,
     states_a_standing_fact,
 )
-from logicmem.write.supersede import conflicts, measures, slots_of
+from logicmem.write.supersede import conflicts, measures, slot_holder, slots_of
 
 
 def _turn(text: str, role: str = "user", speaker: str = "Maya") -> Turn:
@@ -537,3 +537,13 @@ def test_slots_detect_changes_of_single_valued_facts() -> None:
     # "We live in Denver" is written "Maya and family live in Denver".
     moved = "Maya and family moved back to Chicago last month."
     assert conflicts(moved, "Maya and family live in Denver now.") == ["residence"]
+    # Only the same holder's slot: a wife's diet, a brother's home are theirs.
+    assert conflicts("Maya is vegan now.", "Maya's wife Lina is vegetarian.") == []
+    assert conflicts("Maya's brother moved to Rome.", "Maya lives in Oslo.") == []
+    assert conflicts("Maya's brother moved to Rome.", "Maya's brother lives in Oslo.") == [
+        "residence"
+    ]
+    assert conflicts("Since 2019 Maya has lived in Oslo.", "Maya lives in Boston.") == ["residence"]
+    # A pronoun's holder is not known here: it replaces nothing.
+    assert conflicts("So she's moving to Rome.", "Maya lives in Oslo.") == []
+    assert slot_holder("Maya said: Relocated to Oslo.", 11) == "maya"

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 
+from logicmem.routes.visible.text import word_set
 from logicmem.write.novelty import VALUE_KINDS, Token, stem, tokens
-from logicmem.write.rules import own_words
+from logicmem.write.rules import own_words, reported
 
 _FUNCTION = (
     r"(?:the|a|an|to|and|or|but|at|for|in|of|on|with|by|from|since|until|before|after|"
@@ -75,10 +76,72 @@ def slots_of(text: str) -> dict[str, str]:
     return found
 
 
+# Whom a slot belongs to is the words before its verb in its clause ("Maya's wife Lina is
+# vegetarian" is Lina's diet, not Maya's), without the words around a subject that do not
+# name it.
+_CLAUSE = re.compile(r"[.;:!?]\s*|,\s+")
+_LEADING = word_set(
+    "honestly so well now also sadly btw anyway oh and but then finally actually yes yeah "
+    "good news guess what"
+)
+_TRAILING = word_set(
+    "has have had is are was were be been just now also recently still finally currently "
+    "already actually officially since then never always"
+)
+_BEFORE_SUBJECT = word_set(
+    "since in at after before from during for on by last this next ago year years month "
+    "months week weeks weekend day days spring summer autumn fall winter today yesterday"
+)
+_PRONOUNS = word_set("he she they it his her their its him them this that who")
+
+
+def slot_holder(text: str, at: int) -> str | None:
+    """Whose slot a match at ``at`` in ``text`` fills, as the words that name them,
+    lower case ("maya", "maya's wife lina"); "Maya and family" is Maya. A statement with
+    no subject is its speaker's ("Maya said: Moved to Denver"). None when a pronoun names
+    them: whom it stands for is not known here, so it neither replaces nor is replaced."""
+    clause = _CLAUSE.split(text[:at])[-1]
+    words = re.findall(r"[\w'&.-]+", clause.lower())
+    while words and words[0] in _LEADING:
+        words.pop(0)
+    while words and words[-1] in _TRAILING:
+        words.pop()
+    # A time or place said before the subject is no part of it: "Since 2019 Maya ...".
+    for i in range(len(words) - 1, -1, -1):
+        if words[i] in _BEFORE_SUBJECT or words[i].isdigit():
+            words = words[i + 1 :]
+            break
+    if words[-2:] == ["and", "family"]:
+        words = words[:-2]
+    if not words:
+        said = reported(text)
+        return said[0].lower() if said else ""
+    if any(w in _PRONOUNS for w in words):
+        return None
+    return " ".join(words)
+
+
+def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
+    """``slots_of`` with whose each slot is (``slot_holder``)."""
+    text = own_words(text)
+    found = {}
+    for name, pattern in SLOTS:
+        match = pattern.search(text)
+        if match:
+            value = re.sub(r"\s+", " ", match.group("v")).strip(" .,").lower()
+            found[name] = (slot_holder(text, match.start()), value)
+    return found
+
+
 def conflicts(new_text: str, old_text: str) -> list[str]:
-    """Slots where ``new_text`` states a different value than ``old_text``."""
-    new, old = slots_of(new_text), slots_of(old_text)
-    found = [slot for slot, value in new.items() if slot in old and old[slot] != value]
+    """Slots where ``new_text`` states a different value than ``old_text`` for the same
+    holder: a family member's diet or home is not the speaker's."""
+    new, old = held_slots(new_text), held_slots(old_text)
+    found = [
+        slot
+        for slot, (holder, value) in new.items()
+        if slot in old and holder is not None and old[slot][0] == holder and old[slot][1] != value
+    ]
     if value_changed(new_text, old_text):
         found.append("value")
     return found
