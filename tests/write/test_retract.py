@@ -327,6 +327,17 @@ def test_quitting_closes_only_what_was_quit(mem: Memory) -> None:
 
 
 @pytest.mark.slow
+def test_leaving_a_named_employer_closes_only_that_job(mem: Memory) -> None:
+    job = _said(mem, "I work at Northwind as an auditor.", "2023-01-10")
+    home = _said(mem, "I live in Leeds.", "2023-01-10")
+    _said(mem, "I left Leeds on Friday for a week in Rome.", "2023-03-01")
+    assert _now(mem)[job.text].status == "active" and _now(mem)[home.text].status == "active"
+    left = _said(mem, "I left Northwind, now I'm at a small startup.", "2023-06-01")
+    assert mem.get(job.id, user_id="maya").superseded_by == left.id
+    assert mem.get(home.id, user_id="maya").status == "active"
+
+
+@pytest.mark.slow
 def test_a_negation_that_ends_nothing_closes_nothing(mem: Memory) -> None:
     _said(mem, "I like olive oil.", "2023-01-10")
     _said(mem, "I love jazz records.", "2023-01-10")

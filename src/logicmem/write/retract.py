@@ -106,7 +106,10 @@ _ENDING = (
     r"tapered off|broke up with|broken up with|split up with|divorced|retired from|"
     r"resigned from|stepped down from|dropped out of|withdrew from|"
     r"left (?:(?:[\w-]+'s|my|her|his|their|the)\s+)?(?:job|position|role|post|work|company)"
-    r"\s+(?:at|with|for)"
+    r"\s+(?:at|with|for)|"
+    # "left Deloitte": ends only a fact naming that employer (``ended_slot``), so "left
+    # Paris on Friday" ends nothing; not a possessive ("left Maya's job to travel").
+    r"left(?=\s+(?-i:[A-Z])[\w&.-]*(?:[\s,;!?]|\.?$))"
 )
 _CLAUSE_START = r"(?:^|[.;:!?,]\s*|\b(?:and|but|so|now)\s+)"
 # Coming off something taken, not off work or a phone call.
