@@ -386,6 +386,17 @@ def test_a_sentence_that_leans_on_the_one_before_stays_with_it() -> None:
     ]
 
 
+def test_a_span_said_after_a_fact_stays_with_it() -> None:
+    # Cut apart, "12 weeks, only ..." says nothing of what has lasted 12 weeks.
+    turn = _turn("I'm pregnant!! 12 weeks, only my sister knows so far.")
+    assert [c.text for c in RuleExtractor().extract([turn])] == [
+        "Maya is pregnant!! 12 weeks, only Maya's sister knows so far."
+    ]
+    # A span that dates what follows stands alone.
+    turn = _turn("I love my garden. Two years ago, I planted an apple tree.")
+    assert len(RuleExtractor().extract([turn])) == 2
+
+
 def test_a_thought_stops_growing_at_the_word_limit() -> None:
     turn = _turn("My brother Leo moved to Oslo in March. He works nights at a hospital there.")
     assert len(RuleExtractor(join_max_words=0).extract([turn])) == 2

@@ -168,7 +168,10 @@ _PHATIC = re.compile(
 _LEANS = re.compile(
     r"^(?:(?:he|she|it|they|his|her|its|their)\b(?!-)"
     r"|(?:this|that|these|those)(?:'s\b|\s+(?:is|was|are|were|has|had|have|will|would|"
-    r"can|could|does|did|means|meant|makes|made|helps|helped|keeps|kept|gives|gave)\b))",
+    r"can|could|does|did|means|meant|makes|made|helps|helped|keeps|kept|gives|gave)\b)"
+    # A span with nothing it is the span of: "I'm pregnant! 8 weeks, only Sam knows."
+    r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+"
+    r"(?:days?|weeks?|months?|years?)(?:\s+(?:old|in|along|now|so far))?\s*(?:[,;:!.-]|$))",
     re.I,
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
