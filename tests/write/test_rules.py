@@ -248,6 +248,8 @@ def test_extractor_keeps_what_a_question_tells_before_it_asks(said: str, kept: s
          "Maya has a dentist appointment on the 14th."),
         ("Remember I had knee surgery in May?", "Maya had knee surgery in May."),
         ("FYI, I finished a quilt, do you want to see it?", "Maya finished a quilt."),
+        ("Note to self: I'm allergic to latex.", "Maya is allergic to latex."),
+        ("Reminder: my son starts school on Monday.", "Maya's son starts school on Monday."),
         # not a request to remember a fact of the speaker's
         ("I remember that I was scared.", "Maya remembers that Maya was scared."),
         ("Remind me to call the bank.", "Remind Maya to call the bank."),

@@ -370,7 +370,8 @@ _LEADS_IN = frozenset(
 _REMEMBER = re.compile(
     r"^(?i:(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?(?:remember|note|keep\s+in\s+mind|"
     r"bear\s+in\s+mind|remind\s+me|don'?t\s+forget|do\s+not\s+forget)(?:\s+that)?|just\s+so\s+"
-    r"you\s+know|fyi|for\s+the\s+record|for\s+your\s+information|heads\s+up)[,:]?\s+"
+    r"you\s+know|fyi|for\s+the\s+record|for\s+your\s+information|heads\s+up|"
+    r"(?:a\s+)?note\s+to\s+(?:self|you)|reminder|important)[,:]?\s+"
     r"(?=(?:I|[Ww]e|[Mm]y|[Oo]ur)\b)"
 )
 
