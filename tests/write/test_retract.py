@@ -193,6 +193,23 @@ def test_a_correction_that_names_the_old_value_ends_the_fact_that_holds_it() -> 
                      "Maya's roommate's cat is 7 too.")  # fmt: skip
 
 
+def test_a_correction_of_whose_fact_it_is_ends_the_speakers_own() -> None:
+    said = "Sorry, Maya got that wrong: it's Maya's son who is allergic to sesame, not Maya."
+    assert _ends(said, "Maya is allergic to sesame.")
+    assert not _ends(said, "Maya's son is allergic to sesame.")
+    assert not _ends(said, "Maya is allergic to penicillin.")
+    # "my mistake" as the memory writes it.
+    said = "Oops, Maya's mistake: it's Maya's husband who takes warfarin, not Maya."
+    assert _ends(said, "Maya takes warfarin.")
+
+
+def test_an_ending_said_of_the_family_ends_what_the_speaker_shares() -> None:
+    shared = "Maya's husband and Maya are both vegetarian."
+    assert _ends("Maya and family are not vegetarian anymore.", shared)
+    assert not _ends("Maya is not vegetarian anymore.", shared)
+    assert not _ends("Maya and family are not vegetarian anymore.", "Maya's son is vegetarian.")
+
+
 def test_a_change_measured_in_another_kind_of_unit_is_another_thing() -> None:
     assert not _ends("Maya's rides went up to 12 km.", "Maya rides twice a week.")
     assert _ends("Maya's afternoon nap went down to 45 minutes.",

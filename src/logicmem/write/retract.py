@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal, TypeGuard
 
@@ -90,6 +90,9 @@ class Retraction:
     # For a correction, a change or an update, the statement itself (without its subject):
     # what the fact it replaces is compared with when no fact has its words (``updated``).
     said: str = ""
+    # Said of the speaker and family ("we're not vegetarian anymore", written "Maya and
+    # family are not ..."): it also ends a fact the speaker shares with a member.
+    shared: bool = False
 
 
 # Words allowed between the subject and the cue: auxiliaries and adverbs of time or degree.
@@ -134,7 +137,7 @@ _CORRECTION = (
 # A correction without its subject: "Sorry, that was wrong, ...", "My mistake, ...".
 _CORRECTION_ALONE = (
     r"(?:(?:sorry|oops|wait|no wait|ah|oh)[,!\s]+)*(?P<cue>(?:that|this|it) (?:was|is) wrong|"
-    r"my (?:mistake|bad)|correction:|typo(?: earlier)?|i meant)"
+    r"(?:my|{mine}) (?:mistake|bad)|correction:|typo(?: earlier)?|i meant)"
 )
 # A measured thing changed to a new value, by whoever changed it ("the doctor raised my
 # metformin to 1000 mg", "my rent went up to 1,500"): a change of the value, not an event.
@@ -298,11 +301,17 @@ def detect(text: str, subject: str) -> Retraction | None:
     # the speaker may be one of a pair ("Tom and I broke up").
     lead = (
         rf"{_CLAUSE_START}(?:(?:after|since|now that|once|because)\b[^,.;!?]*?,?\s+|"
-        rf"(?:\w+,?\s+){{0,2}}?)(?:[A-Z]\w+ and )?{subj}\b(?:\s+{_AUX}|'ve|'m)*\s*"
+        rf"(?:\w+,?\s+){{0,2}}?)(?:[A-Z]\w+ and )?{subj}\b(?: and family\b)?"
+        rf"(?:\s+{_AUX}|'ve|'m)*\s*"
     )
     found = (
         re.search(lead + rf"(?P<cue>{_CORRECTION})\b", text, flags)
-        or re.search(rf"(?:^|[.;:!?]\s*){_CORRECTION_ALONE}", text, flags)
+        # "my mistake" as the memory writes it: "Maya's mistake".
+        or re.search(
+            r"(?:^|[.;:!?]\s*)" + _CORRECTION_ALONE.replace("{mine}", f"{re.escape(subject)}'s"),
+            text,
+            flags,
+        )
         or re.search(
             rf"(?:^|[.;:!?]\s*)(?P<cue>actually)[\s,]+(?:{_IT_IS}\s+|(?={subj}(?:'s)?\s))",
             text,
@@ -329,6 +338,8 @@ def detect(text: str, subject: str) -> Retraction | None:
     for whose, member in ((lead, ""), *_member_leads(text, subject), (unsaid, "")):
         ended = _ended(text, whose, subject)
         if ended is not None:
+            if not member and re.search(rf"\b{subj} and family\b", text):
+                ended = replace(ended, shared=True)
             if member:
                 # A household member's ending ends the member's fact, not the speaker's.
                 content = f"{member} {ended.content}"
@@ -759,11 +770,22 @@ def _whose(fact: str, subject: str) -> str | None:
     return word if word in _PEOPLE else None
 
 
-def _not_theirs(wanted: Sequence[str], fact: str, subject: str) -> bool:
+def _not_theirs(wanted: Sequence[str], fact: str, subject: str, shared: bool = False) -> bool:
     """Whether ``fact`` is another person's while what ends it names no one ("I quit
-    smoking" does not end "my husband smokes"; "my cat is 9" not "my roommate's cat is 8")."""
+    smoking" does not end "my husband smokes"; "my cat is 9" not "my roommate's cat is 8").
+    An ending said of the speaker and family (``shared``) ends a fact the speaker shares
+    with a member ("Maya's husband and Maya are vegetarian")."""
     whose = _whose(fact, subject)
-    return whose is not None and whose not in wanted
+    if whose is None or whose in wanted:
+        return False
+    return not (shared and _with_the_speaker(fact, subject))
+
+
+def _with_the_speaker(fact: str, subject: str) -> bool:
+    """Whether ``fact``'s subject is a member together with the speaker ("Maya's husband
+    and Maya are ...")."""
+    name = re.escape(subject) if subject else "I"
+    return re.match(rf"\s*{_mine(subject)}\s+[\w-]+\s+and\s+{name}\b", fact, re.I) is not None
 
 
 def ended_slot(retraction: Retraction) -> tuple[str, str] | None:
@@ -792,7 +814,7 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     word for word (a request to forget may name a past event too)."""
     if not _about(fact, subject):
         return False
-    if _not_theirs(content_lemmas(retraction.content, subject), fact, subject):
+    if _not_theirs(content_lemmas(retraction.content, subject), fact, subject, retraction.shared):
         return False
     slot = ended_slot(retraction) if retraction.kind == "ending" else None
     if slot is not None:
@@ -898,6 +920,12 @@ def correction_match(retraction: Retraction, fact: str, subject: str) -> bool:
         frame = [w for w in frame if w not in _UNITS]
         if not _same_measure(retraction.content, fact, subject):
             return False
+    if retraction.old and subject and fold(retraction.old) == fold(subject):
+        # "It's my daughter who is allergic to shellfish, not me": the speaker's own fact
+        # of what is said of the other person is the one corrected.
+        said_of = [w for w in frame if w not in _PEOPLE]
+        have = set(content_lemmas(fact, subject))
+        return _whose(fact, subject) is None and bool(said_of) and set(said_of) <= have
     if _not_theirs(frame, fact, subject):
         return False
     have = set(content_lemmas(fact, subject))
