@@ -399,6 +399,33 @@ def test_a_span_said_after_a_fact_stays_with_it() -> None:
     assert len(RuleExtractor().extract([turn])) == 2
 
 
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "Things to remember:\n- allergic to latex\n- my wife Ana is diabetic",
+            ["Maya said: Allergic to latex", "Maya's wife Ana is diabetic"],
+        ),
+        (
+            "quick notes about me: - I'm vegan - we have two cats - I work nights",
+            ["Maya is vegan", "Maya and family have two cats", "Maya works nights"],
+        ),
+        (
+            "My meds:\n* metformin 500 mg\n* lisinopril 10 mg",
+            ["Maya's meds: metformin 500 mg", "Maya's meds: lisinopril 10 mg"],
+        ),
+        # A dash inside a sentence is no list.
+        (
+            "I'm off dairy - doctor's orders - for now.",
+            ["Maya is off dairy - doctor's orders - for now."],
+        ),
+    ],
+)
+def test_a_list_keeps_each_item_with_what_its_header_says(said: str, kept: list[str]) -> None:
+    extractor = RuleExtractor(states_a_fact=states_a_standing_fact)
+    assert [c.text for c in extractor.extract([_turn(said)])] == kept
+
+
 def test_a_thought_stops_growing_at_the_word_limit() -> None:
     turn = _turn("My brother Leo moved to Oslo in March. He works nights at a hospital there.")
     assert len(RuleExtractor(join_max_words=0).extract([turn])) == 2

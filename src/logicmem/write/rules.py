@@ -272,6 +272,50 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in out if s and s.strip()]
 
 
+# A list as chat types it: items after a header that ends in a colon, one a line or on one
+# line, each opened by a bullet ("My meds:\n- metformin\n- lisinopril", "things to
+# remember: - allergic to sulfa - we don't eat beef").
+_BULLET = re.compile(r"^\s*[-*\u2022\u00b7\u2013]\s+")
+_INLINE_LIST = re.compile(r"^(?P<head>[^:]{1,60}):\s*(?=[-*\u2022\u00b7\u2013]\s)")
+_INLINE_ITEM = re.compile(r"\s+[-*\u2022\u00b7\u2013]\s+")
+# A header that only announces the list ("Things to remember:", "Some facts about me:"):
+# its items stand alone. Any other header is what each item is ("My meds: metformin").
+_ANNOUNCES = re.compile(
+    r"^(?i:(?:ok(?:ay)?|so|quick|some|a\s+few|few|random|more|important|also|and)[\s,]+)*"
+    r"(?i:things?|facts?|notes?|stuff|updates?|reminders?|info|details|points?|about\s+me|fyi|"
+    r"for\s+the\s+record|to\s+remember|remember|note\s+to\s+self)\b(?i:[\w\s']*)$"
+)
+
+
+def list_items(sentences: list[str]) -> list[str]:
+    """``sentences`` with a list's items each a sentence of its own, without their bullets,
+    each with the header it follows unless the header only announces the list."""
+    out: list[str] = []
+    head = ""
+    for sentence in sentences:
+        inline = _INLINE_LIST.match(sentence)
+        if inline and len(_INLINE_ITEM.findall(" " + sentence[inline.end() :])) >= 2:
+            items = _INLINE_ITEM.split(" " + sentence[inline.end() :])
+            out.extend(_item(inline.group("head"), i) for i in items if i.strip())
+            head = ""
+            continue
+        if _BULLET.match(sentence) and (head or (out and out[-1].endswith(":"))):
+            if not head:
+                head = out.pop()[:-1]
+            out.append(_item(head, _BULLET.sub("", sentence)))
+            continue
+        head = ""
+        out.append(_BULLET.sub("", sentence))
+    return out
+
+
+def _item(head: str, item: str) -> str:
+    item = item.strip()
+    if not head.strip() or _ANNOUNCES.match(head.strip()):
+        return item[:1].upper() + item[1:]
+    return f"{head.strip()}: {item}"
+
+
 # A statement that a question leans on, in the same sentence: "I'm allergic to tree nuts,
 # what dessert can I make?", "Since I'm on warfarin, is ibuprofen okay?", "My daughter is
 # 3 - any ideas for her party?", "As a vegan, what should I order?". The question is
@@ -528,7 +572,7 @@ class RuleExtractor(Extractor):
     def _statements(text: str) -> list[str]:
         """The turn's sentences, a question's sentence cut to what it tells first."""
         out = []
-        for sentence in map(capital_i, split_sentences(text)):
+        for sentence in map(capital_i, list_items(split_sentences(text))):
             sentence = told_to_remember(sentence) or sentence
             if sentence.endswith("?") and _ASKS_TO_FORGET.match(sentence):
                 sentence = sentence.rstrip("?").rstrip() + "."
