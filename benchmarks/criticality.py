@@ -4,9 +4,12 @@ Measured on ``benchmarks/data/criticality_eval.jsonl``: sentences authored separ
 the classifier's training examples (other wording, other names, a third in first person),
 each labelled critical or not. Reports precision, recall and F1 of the assessment the
 library makes (knowledge-resource match, then the classifier), per probability
-threshold, beside the nearest-prototype rule it replaced. Run:
+threshold, beside the nearest-prototype rule it replaced, and, for a set whose rows have a
+``kind``, the verdicts per kind. With ``--write-path``, each row is instead said by its
+``subject`` through ``Memory.add`` (the rule extractor, no LLM), as a user's message is,
+and judged by what the visibility route keeps. Run:
 
-    .venv/bin/python benchmarks/criticality.py [--data FILE] [--json]
+    .venv/bin/python benchmarks/criticality.py [--data FILE] [--write-path] [--json]
 """
 
 from __future__ import annotations
@@ -24,11 +27,14 @@ from logicmem.routes.visible.criticality import (
     NEAR_MARGIN,
     NEAR_MIN,
     P_MIN,
+    Assessment,
     CriticalityAssessor,
     VectorCache,
 )
 from logicmem.routes.visible.kb import load_kb
+from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.routes.visible.text import neutral_subject, sentence_subject
+from logicmem.types import Scope
 
 HERE = Path(__file__).resolve().parent
 
@@ -70,6 +76,27 @@ def scores(
         return out, by_kind(rows, found)
 
 
+def through_write_path(rows: list[dict]) -> list[Assessment]:
+    """The verdict a user gets: each row said by its subject (``subject``: "me" is a user
+    "ana", a name is that user) through ``Memory.add`` with no LLM, then the standing
+    constraints the visibility route keeps for that user. A row whose memories hold no
+    constraint is not critical."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    users = ["ana" if r.get("subject", "me") == "me" else r["subject"].lower() for r in rows]
+    judged: dict[int, Assessment] = {}
+    with Memory(":memory:", config={"llm": {"provider": "none"}}) as mem:
+        for i, (row, user) in enumerate(zip(rows, users, strict=True)):
+            mem.add(row["text"], user_id=user, metadata={"row": i})
+        repo = VisibleRepository.of(mem.store)
+        for user in sorted(set(users)):
+            kept = {c.memory_id: c for c in repo.critical_memories(Scope(user_id=user))}
+            for memory in mem.get_all(user_id=user):
+                c = kept.get(memory.id)
+                if c is not None:
+                    judged.setdefault(memory.metadata["row"], Assessment(True, c.score, c.ctype))
+    return [judged.get(i, Assessment(False)) for i in range(len(rows))]
+
+
 def by_kind(rows: list[dict], found: list) -> dict[str, dict[str, int]]:
     """Per ``kind`` of row (where the set gives one): how many rows, how many are labelled
     critical, how many the library judges critical, and of the labelled critical ones how
@@ -100,10 +127,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=HERE / "data" / "criticality_eval.jsonl")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--write-path",
+        action="store_true",
+        help="judge each row as a user's message through Memory.add (see through_write_path)",
+    )
     args = parser.parse_args()
     rows = [json.loads(line) for line in args.data.read_text().splitlines() if line.strip()]
     thresholds = sorted({0.2, 0.3, 0.4, 0.5, P_MIN})
-    result, kinds = scores(rows, thresholds)
+    if args.write_path:
+        found = through_write_path(rows)
+        truth = np.array([bool(r["critical"]) for r in rows])
+        name = "library, through the write path"
+        result = {name: _prf(np.array([a.critical for a in found]), truth)}
+        kinds = by_kind(rows, found)
+    else:
+        result, kinds = scores(rows, thresholds)
     if args.json:
         print(json.dumps({"rules": result, "by kind": kinds}, indent=1))
         return
