@@ -67,13 +67,7 @@ def slots_of(text: str) -> dict[str, str]:
     """Slot name -> normalised value for every single-valued attribute ``text`` states, in
     the speaker's own words: the question an answer keeps (``rules.in_reply_to``) states
     nothing ("Are you still at Google?" changes no employer)."""
-    found = {}
-    text = own_words(text)
-    for name, pattern in SLOTS:
-        match = pattern.search(text)
-        if match:
-            found[name] = re.sub(r"\s+", " ", match.group("v")).strip(" .,").lower()
-    return found
+    return {slot: value for slot, (_, value) in held_slots(text).items()}
 
 
 # Whom a slot belongs to is the words before its verb in its clause ("Maya's wife Lina is
@@ -122,7 +116,8 @@ def slot_holder(text: str, at: int) -> str | None:
 
 
 def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
-    """``slots_of`` with whose each slot is (``slot_holder``)."""
+    """``slots_of`` with whose each slot is (``slot_holder``): slot name -> (holder,
+    normalised value)."""
     text = own_words(text)
     found = {}
     for name, pattern in SLOTS:
