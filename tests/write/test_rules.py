@@ -113,6 +113,15 @@ def test_third_person_spells_out_what_we_contract(said: str, written: str) -> No
         ),
         ("I'm 52 and have three grandkids.", "Maya is 52 and has three grandkids."),
         ("I work nights and sleep in the day.", "Maya works nights and sleeps in the day."),
+        ("I'm diabetic and take metformin daily.", "Maya is diabetic and takes metformin daily."),
+        ("I eat fish and avoid red meat.", "Maya eats fish and avoids red meat."),
+        ("I love my family and work.", "Maya loves Maya's family and work."),
+        ("I'm gonna rest and take it slow.", "Maya is gonna rest and take it slow."),
+        (
+            "Painting lets me relax and use my hands.",
+            "Painting lets Maya relax and use Maya's hands.",
+        ),
+        ("I felt calm and like I belonged.", "Maya felt calm and like Maya belonged."),
         # Not one that shares a modal, a "do" or a "to", nor a noun after "and".
         ("I can knit and sew a hem.", "Maya can knit and sew a hem."),
         ("I don't drink and drive.", "Maya doesn't drink and drive."),

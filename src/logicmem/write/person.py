@@ -208,20 +208,27 @@ _AND_NEGATION = re.compile(
 )
 
 # A second verb of the speaker's after "and" ("I have type 1 diabetes and wear a pump"):
-# only after a verb of the present ("I'm", "I have", "I teach"), never after a modal, a "do"
-# or a "to" whose bare verb it shares ("I can swim and run a mile", "I don't drink and
-# drive"), and only a verb of this list with an object or a place after it, so that a noun
-# after "and" ("I love hiking and travel") is left alone.
+# never after a modal, a "do", a "to" or an object whose bare verb it shares ("I can swim
+# and run a mile", "I don't drink and drive", "lets me paint and share it"), and only a
+# verb of this list with an object or a place after it, so that a noun after "and" ("I
+# love my family and work") is left alone.
 _AND_VERB = re.compile(
     r"((?<!\band\s)\bI(?:'m|'ve)?\s"
     r"(?:(?!\b(?:I|he|she|they|we|you|it|there|who|that|which|to|can|could|will|would|"
-    r"should|might|must|may|shall|do|don't|dont|did|didn't|not|'ll|'d)\b)[^.;:!?,])*?"
-    r",?\s+and\s+)(have|use|take|wear|live|keep|eat|drive|work|need|own|rent|run|ride|carry|"
-    r"follow|teach|coach|play|pay|cook|commute|care|raise|manage|volunteer|walk|swim|hike|"
-    r"train|study|love|like|hate|enjoy|prefer|want|spend|save|drink|smoke|go|get|see|visit|sleep|"
-    r"wake|stay|write|cycle|bike|host|share|help)"
+    r"should|might|must|may|shall|do|don't|dont|did|didn't|not|'ll|'d|gonna|wanna|gotta|"
+    r"me|us|him|them)\b)[^.;:!?,])*?"
+    r",?\s+and\s+)(?:"
+    # Verbs that are seldom nouns, before any word: "and take metformin".
+    r"(have|use|take|wear|eat|own|carry|follow|teach|raise|manage|need|keep|avoid|prefer|want|"
+    r"like|hate|enjoy)"
+    r"(?=\s+(?!(?:and|or|but|is|are|was|were|I|you|he|she|we|they|it)\b)[\w$\u00a3\u20ac])|"
+    # Verbs that are often nouns too, before a determiner, a pronoun, a preposition or a
+    # number: "and work from home", not "my family and work".
+    r"(live|drive|work|rent|run|ride|coach|play|pay|cook|commute|care|volunteer|walk|swim|hike|"
+    r"train|study|love|spend|save|drink|smoke|go|get|see|visit|sleep|wake|stay|write|cycle|bike|"
+    r"host|share|help)"
     r"(?=\s+(?:a|an|the|my|our|his|her|their|its|it|them|to|in|at|on|from|for|with|every|each|"
-    r"some|no|two|three|four|\d)\b)"
+    r"some|no|two|three|four|\d)\b))"
 )
 
 
@@ -229,7 +236,7 @@ def to_third_person(sentence: str, name: str) -> str:
     """Rewrite a first-person sentence about ``name`` in the third person."""
     text = straight_apostrophes(sentence)
     text = _AND_NEGATION.sub(lambda m: m.group(1) + _IRREGULAR[m.group(2)], text)
-    text = _AND_VERB.sub(lambda m: m.group(1) + base_verb_s(m.group(2)), text)
+    text = _AND_VERB.sub(lambda m: m.group(1) + base_verb_s(m.group(2) or m.group(3)), text)
     text = _WITH_I.sub(lambda m: _plural_pair(m, name), text)
     text = _ME_AND.sub(lambda m: f"{m.group(1)}{name} and ", text)
     for pattern, repl in _CONTRACTIONS:
