@@ -118,8 +118,8 @@ def test_third_person_spells_out_what_we_contract(said: str, written: str) -> No
         ("I love my family and work.", "Maya loves Maya's family and work."),
         ("I'm gonna rest and take it slow.", "Maya is gonna rest and take it slow."),
         (
-            "Painting lets me relax and use my hands.",
-            "Painting lets Maya relax and use Maya's hands.",
+            "I find painting lets me relax and use my hands.",
+            "Maya finds painting lets Maya relax and use Maya's hands.",
         ),
         ("I felt calm and like I belonged.", "Maya felt calm and like Maya belonged."),
         # Not one that shares a modal, a "do" or a "to", nor a noun after "and".
