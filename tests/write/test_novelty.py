@@ -48,6 +48,10 @@ def _memory(tmp_path: Path, embedder: Embedder | None = None, threshold: float =
         ("Ana no longer smokes.", "Ana smokes.", "negation"),
         ("Ana drinks tea without sugar.", "Ana drinks tea with sugar.", "negation"),
         ("Ana has a black cat named Pico.", "Ana has a cat named Pico.", "word"),
+        # The same words of another person: the speaker's own fact, after a son's or a wife's.
+        ("Ana is allergic to peanuts.", "Ana's son is allergic to peanuts.", "person"),
+        ("Ana is vegetarian.", "Ana's wife is vegetarian.", "person"),
+        ("Ana takes warfarin.", "Ana's coworker takes warfarin.", "person"),
     ],
 )
 def test_a_different_fact_adds_information(new: str, old: str, kind: str) -> None:
@@ -142,6 +146,8 @@ def test_numbered_facts_in_one_batch_stay_distinct(tmp_path: Path) -> None:
         ("I have a cat named Pico.", "I have a cat named Luna."),
         ("My dentist appointment is on May 3.", "My dentist appointment is on May 10."),
         ("I flew to Paris last spring.", "I flew to Rome last spring."),
+        ("My son is allergic to peanuts.", "I'm allergic to peanuts."),
+        ("My wife is vegetarian.", "I'm vegetarian."),
     ],
 )
 def test_a_different_fact_is_not_merged(tmp_path: Path, first: str, second: str) -> None:

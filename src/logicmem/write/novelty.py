@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS
+from logicmem.write.person import MEMBER_WORDS
 from logicmem.write.rules import MONTHS, STOPWORDS, WEEKDAYS
 
 VALUE_KINDS = frozenset({"quantity", "time", "number", "date"})
@@ -215,11 +217,26 @@ def what_is_new(new: str, old: str) -> Novelty:
     names = {n for n in names if n not in old_norms and stem(n) not in old_norms}
     if names:
         return Novelty("name", tuple(sorted(names)))
+    # Whose fact: "Maya is allergic to peanuts" after "Maya's son is allergic to peanuts"
+    # leaves out the person the old one is about, and is a fact of another person.
+    people = (old_norms & _PEOPLE) - {t.norm for t in new_toks}
+    if people:
+        return Novelty("person", tuple(sorted(people)))
     words = {t.norm for t in new_toks if t.kind == "word"} - old_norms
     words -= {stem(t.norm) for t in old_toks if t.kind == "name"}
     gone = old_norms - {t.norm for t in new_toks}
     words = {w for w in words if not _respelt(w, gone)}
     return Novelty("word", tuple(sorted(words))) if words else Novelty()
+
+
+# The people a fact may be about other than the speaker, as ``tokens`` writes them.
+_PEOPLE = frozenset(
+    stem(w + suffix)
+    for w in (
+        " ".join(MEMBER_WORDS.values()) + " " + OTHER_PEOPLE_WORDS + " kid kids child children"
+    ).split()
+    for suffix in ("", "s")
+)
 
 
 def _values(toks: tuple[Token, ...]) -> tuple[str, ...]:
