@@ -116,6 +116,10 @@ def test_third_person_spells_out_what_we_contract(said: str, written: str) -> No
         ("I'm diabetic and take metformin daily.", "Maya is diabetic and takes metformin daily."),
         ("I eat fish and avoid red meat.", "Maya eats fish and avoids red meat."),
         ("I love my family and work.", "Maya loves Maya's family and work."),
+        (
+            "I work from home and go into the office on fridays",
+            "Maya works from home and goes into the office on fridays",
+        ),
         ("I'm gonna rest and take it slow.", "Maya is gonna rest and take it slow."),
         (
             "I find painting lets me relax and use my hands.",

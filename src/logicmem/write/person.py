@@ -228,7 +228,7 @@ _AND_VERB = re.compile(
     r"train|study|love|spend|save|drink|smoke|go|get|see|visit|sleep|wake|stay|write|cycle|bike|"
     r"host|share|help)"
     r"(?=\s+(?:a|an|the|my|our|his|her|their|its|it|them|to|in|at|on|from|for|with|every|each|"
-    r"some|no|two|three|four|\d)\b))"
+    r"some|no|two|three|four|into|out|up|back|home|off|over|around|by|\d)\b))"
 )
 
 
