@@ -107,14 +107,18 @@ class Memory:
             return None
         return self.resume(user_id=user_id)
 
-    def reindex(self, *, user_id: str | None = None, defer: bool = False) -> int:
+    def reindex(
+        self, *, user_id: str | None = None, defer: bool = False, merges: bool = True
+    ) -> int:
         """Run the write hooks again over a user's active memories (every user's without
         ``user_id``), so that what they derive (which memories are standing constraints,
         and their keys) follows the current rules and knowledge resource, as after an
         upgrade; returns how many memories were marked to be indexed again. Resumable:
         the memories are marked first, and those a crash leaves marked are indexed by
         ``resume`` (which opening the store runs). With ``defer``, only marked: a later
-        ``resume`` (a service job) indexes them."""
+        ``resume`` (a service job) indexes them. With ``merges`` (the default), the
+        statements once merged into a memory as repeats are judged again at once
+        (``rejudge_merges``)."""
         if self.store.read_only:
             raise InputError("the store is open read-only: open it writable to reindex it")
         users = [user_id] if user_id is not None else self.store.users()
@@ -123,7 +127,23 @@ class Memory:
             count += self.store.mark_unindexed(user)
             if not defer:
                 self.pipeline.resume(user_id=user)
+        if merges:
+            self.rejudge_merges(user_id=user_id)
         return count
+
+    def rejudge_merges(self, *, user_id: str | None = None) -> list[MemoryEntry]:
+        """Judge again, with the current rules, the statements merged into a user's
+        memories (every user's without ``user_id``) as repeats of them; store as its own
+        memory each one that says something its memory does not, and return those
+        memories. An upgrade that fixes a wrong merge thereby brings back what the old
+        version folded into another memory (``WritePipeline.rejudge_merges``)."""
+        if self.store.read_only:
+            raise InputError("the store is open read-only: open it writable to rejudge merges")
+        users = [user_id] if user_id is not None else self.store.users()
+        restored: list[MemoryEntry] = []
+        for user in users:
+            restored += self.pipeline.rejudge_merges(user).added
+        return restored
 
     def resume(self, *, user_id: str | None = None) -> AddResult:
         """Extract the turns that were stored but not yet extracted (a crash, a kill, a

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from logicmem.cli.main import main
+from logicmem.write.pipeline import WritePipeline
 
 pytestmark = pytest.mark.usefixtures("fast_env")
 
@@ -57,12 +58,36 @@ def test_ingest_search_context_list_export_forget(
     assert code == 2 and "no memories for user 'Ana'" in err
 
 
+def test_reindex_restores_and_shows_a_statement_merged_as_a_repeat(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _run(capsys, "add", "My wife is vegetarian.", "--user", "Ana")
+    with monkeypatch.context() as patch:  # an older version's merge: "nothing new"
+        patch.setattr(
+            WritePipeline,
+            "_duplicate_of",
+            staticmethod(lambda text, vector, near, existing, *_: next(iter(existing), None)),
+        )
+        code, out, _ = _run(capsys, "add", "I'm vegetarian.", "--user", "Ana")
+    assert code == 0 and "no new memory" in out
+    code, out, _ = _run(capsys, "reindex", "--user", "Ana")
+    assert code == 0 and "restored" in out and "Ana is vegetarian." in out
+    listed = [m["text"] for m in json.loads(_run(capsys, "list", "--user", "Ana", "--json")[1])]
+    assert sorted(listed) == ["Ana is vegetarian.", "Ana's wife is vegetarian."]
+    code, out, _ = _run(capsys, "reindex", "--user", "Ana", "--json")
+    assert json.loads(out)["statements_restored"] == 0
+
+
 def test_reindex_one_user_or_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _run(capsys, "ingest", str(_history(tmp_path)), "--format", "jsonl", "--user", "Ana")
     _run(capsys, "add", "I take warfarin.", "--user", "Bo")
     active = len(json.loads(_run(capsys, "list", "--user", "Ana", "--json")[1]))
     code, out, _ = _run(capsys, "reindex", "--user", "Ana", "--json")
-    assert code == 0 and json.loads(out) == {"user": "Ana", "memories_reindexed": active}
+    assert code == 0 and json.loads(out) == {
+        "user": "Ana",
+        "memories_reindexed": active,
+        "statements_restored": 0,
+    }
     code, out, _ = _run(capsys, "reindex", "--all-users")
     assert code == 0 and out == f"reindexed {active + 1} memories of every user\n"
     with pytest.raises(SystemExit) as exc:  # one of --user / --all-users

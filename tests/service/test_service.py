@@ -22,6 +22,7 @@ from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.service.app import ServiceOptions, create_app
 from logicmem.service.keys import KeyRing
 from logicmem.types import Scope
+from logicmem.write.pipeline import WritePipeline
 
 
 def _memory(store: str | Path) -> Memory:
@@ -159,10 +160,34 @@ def test_reindex_judges_one_tenants_user_again(service) -> None:
     _add(a, "sam", "I painted the fence.", infer=False)
     _add(b, "sam", "I take warfarin.", infer=False)
     r = a("POST", "/v1/users/sam/reindex")
-    assert r.json() == {"user_id": "sam", "memories_reindexed": 2, "queued": False}
+    assert r.json() == {
+        "user_id": "sam",
+        "memories_reindexed": 2,
+        "statements_restored": 0,
+        "queued": False,
+    }
     assert a("POST", "/v1/users/nobody/reindex").status_code == 404
     ctx = a("POST", "/v1/users/sam/context", json={"query": "a cold remedy", "k": 2}).json()
     assert all("warfarin" not in item["text"] for item in ctx["items"])
+
+
+def test_reindex_restores_a_statement_merged_as_a_repeat(service, monkeypatch) -> None:
+    a, b = _tenant(service, "acme"), _tenant(service, "beta")
+    _add(a, "sam", "My wife is vegetarian.")
+    _add(b, "sam", "My wife is vegetarian.")
+    with monkeypatch.context() as patch:  # an older version's merge: "nothing new"
+        patch.setattr(
+            WritePipeline,
+            "_duplicate_of",
+            staticmethod(lambda text, vector, near, existing, *_: next(iter(existing), None)),
+        )
+        assert _add(a, "sam", "I'm vegetarian.")["added"] == []
+        assert _add(b, "sam", "I'm vegetarian.")["added"] == []
+    r = a("POST", "/v1/users/sam/reindex", json={"background": True})
+    assert r.status_code == 202 and r.json()["statements_restored"] == 1
+    texts = sorted(m["text"] for m in a("GET", "/v1/users/sam/memories").json()["memories"])
+    assert texts == ["sam is vegetarian.", "sam's wife is vegetarian."]
+    assert len(b("GET", "/v1/users/sam/memories").json()["memories"]) == 1  # not B's
 
 
 def test_reindex_in_the_background_marks_now_and_a_job_finishes_it(service) -> None:
@@ -175,7 +200,12 @@ def test_reindex_in_the_background_marks_now_and_a_job_finishes_it(service) -> N
     repo.clear([row.memory_id])  # as if an older version had judged it ordinary
     r = a("POST", "/v1/users/sam/reindex", json={"background": True})
     assert r.status_code == 202
-    assert r.json() == {"user_id": "sam", "memories_reindexed": 1, "queued": True}
+    assert r.json() == {
+        "user_id": "sam",
+        "memories_reindexed": 1,
+        "statements_restored": 0,
+        "queued": True,
+    }
     assert client.app.state.jobs.wait(30)  # type: ignore[attr-defined]
     assert [c.memory_id for c in repo.critical_memories(Scope(inner))] == [row.memory_id]
     assert mem.store.claim_unindexed() == []

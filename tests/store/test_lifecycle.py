@@ -209,6 +209,27 @@ def test_delete_keeps_only_a_tombstone(backend: Backend) -> None:
     assert len(mem.get_all(user_id="ana")) == 1
 
 
+def test_a_wrong_merge_is_restored_and_a_deleted_one_leaves_no_text(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A statement merged as a repeat by an older rule comes back on ``reindex``; the
+    MERGE event that keeps its words loses them with the memory (``delete``)."""
+    store = backend.url("m")
+    mem = _memory(store, extract={"mode": "rules", "dedup_threshold": 0.5})
+    mem.add("My wife is vegetarian.", user_id="ana")
+    mem.add("My brother keeps a ferret named Quillibrand.", user_id="ana")
+    with monkeypatch.context() as patch:
+        patch.setattr("logicmem.write.pipeline.adds_information", lambda new, old: False)
+        assert mem.add("I'm vegetarian.", user_id="ana").added == []
+        assert mem.add("My brother has a ferret, Quillibrand!", user_id="ana").added == []
+    [ferret] = [m for m in mem.get_all(user_id="ana") if "ferret" in m.text]
+    mem.delete(ferret.id, user_id="ana")
+    assert backend.rows_mentioning(store, "Quillibrand") == []
+    mem.reindex(user_id="ana")
+    assert _texts(mem) == ["ana is vegetarian.", "ana's wife is vegetarian."]
+    mem.close()
+
+
 @pytest.fixture
 def memory(store_url: str) -> Iterator[Memory]:
     """The suite's ``memory`` fixture, on each backend."""

@@ -202,3 +202,86 @@ def test_an_occupation_slot_ends_before_a_function_word() -> None:
     assert slots_of(before) == slots_of(after) == {"occupation": "chef"}
     assert conflicts(after, before) == []
     assert slots_of("Leo works as a pastry chef.") == {"occupation": "pastry chef"}
+
+
+# -- an upgrade re-judges what an older version merged (``Memory.rejudge_merges``) -------
+
+
+def _merged_by_an_older_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Memory:
+    """A store where, as before the person rule of ``what_is_new``, the speaker's own
+    vegetarianism was merged into the wife's memory as a repeat of it."""
+    mem = _memory(tmp_path)
+    mem.add([{"content": "My wife is vegetarian.", "turn_id": "a"}], user_id="ana")
+    with monkeypatch.context() as patch:
+        patch.setattr("logicmem.write.pipeline.adds_information", lambda new, old: False)
+        result = mem.add([{"content": "I'm vegetarian.", "turn_id": "b"}], user_id="ana")
+    assert result.added == [] and len(result.merged) == 1
+    [entry] = mem.get_all(user_id="ana")
+    assert entry.source_turns == ["a", "b"]
+    return mem
+
+
+def _texts(mem: Memory) -> list[str]:
+    return sorted(m.text for m in mem.get_all(user_id="ana"))
+
+
+def test_reindex_restores_a_statement_merged_by_an_older_rule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem = _merged_by_an_older_rule(tmp_path, monkeypatch)
+    mem.reindex(user_id="ana")
+    assert _texts(mem) == ["ana is vegetarian.", "ana's wife is vegetarian."]
+    [own] = [m for m in mem.get_all(user_id="ana") if m.text == "ana is vegetarian."]
+    assert own.source_turns == ["b"] and own.status == "active"
+    # Idempotent: the restored statement is now a repeat of its own memory.
+    assert mem.rejudge_merges(user_id="ana") == []
+    assert len(mem.get_all(user_id="ana")) == 2
+
+
+def test_merges_recorded_before_statements_were_kept_are_extracted_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem = _merged_by_an_older_rule(tmp_path, monkeypatch)
+    # An event as versions before it kept the statement wrote it: the turns only.
+    with mem.store.transaction():
+        mem.store.db.execute(  # type: ignore[attr-defined]
+            "UPDATE history SET detail = ? WHERE event = 'MERGE'", ('{"added_turns": ["b"]}',)
+        )
+    [restored] = mem.rejudge_merges(user_id="ana")
+    assert restored.text == "ana is vegetarian." and restored.source_turns == ["b"]
+
+
+def test_a_merge_an_llm_extracted_is_not_rebuilt_from_the_turns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem = _merged_by_an_older_rule(tmp_path, monkeypatch)
+    with mem.store.transaction():
+        mem.store.db.execute(  # type: ignore[attr-defined]
+            "UPDATE history SET detail = ? WHERE event = 'MERGE'", ('{"added_turns": ["b"]}',)
+        )
+        mem.store.db.execute(  # type: ignore[attr-defined]
+            "UPDATE history SET detail = ? WHERE event = 'ADD'", ('{"extractor": "llm"}',)
+        )
+    assert mem.rejudge_merges(user_id="ana") == []
+    assert _texts(mem) == ["ana's wife is vegetarian."]
+
+
+def test_a_true_repeat_stays_merged_when_judged_again(tmp_path: Path) -> None:
+    mem = _memory(tmp_path)
+    mem.add([{"content": "I have a cat named Pico.", "turn_id": "a"}], user_id="ana")
+    mem.add([{"content": "I have a cat named Pico!", "turn_id": "b"}], user_id="ana")
+    assert mem.rejudge_merges(user_id="ana") == []
+    [entry] = mem.get_all(user_id="ana")
+    assert entry.source_turns == ["a", "b"]
+
+
+def test_a_deleted_memory_leaves_no_statement_to_restore(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mem = _merged_by_an_older_rule(tmp_path, monkeypatch)
+    [entry] = mem.get_all(user_id="ana")
+    mem.delete(entry.id, user_id="ana")
+    assert mem.rejudge_merges(user_id="ana") == []
+    assert mem.get_all(user_id="ana") == []
+    rows = mem.store.db.execute("SELECT detail FROM history").fetchall()  # type: ignore[attr-defined]
+    assert not any("vegetarian" in str(r[0]) for r in rows)

@@ -194,12 +194,17 @@ def reindex(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         if args.user is not None:
             _require_user(mem, args.user)
-        count = mem.reindex(user_id=args.user)
+        count = mem.reindex(user_id=args.user, merges=False)
+        restored = mem.rejudge_merges(user_id=args.user)
     who = f"user {args.user}" if args.user is not None else "every user"
     if args.json:
-        emit_json({"user": args.user, "memories_reindexed": count})
+        emit_json(
+            {"user": args.user, "memories_reindexed": count, "statements_restored": len(restored)}
+        )
     else:
         print(f"reindexed {count} {'memory' if count == 1 else 'memories'} of {who}")
+        for entry in restored:
+            print(f"restored  {entry.id[:8]}  {entry.text}  (had been merged as a repeat)")
     return 0
 
 

@@ -502,13 +502,21 @@ def create_app(
         upgrade; 404 for an unknown user. With ``background``, the memories are marked
         now and an extract job indexes them (202); until it reaches a memory, the memory
         keeps its earlier judgement, and a lost job's work is finished by the next job,
-        add or start for the user."""
+        add or start for the user. The statements once merged into a memory as repeats
+        are judged again at once, and those now found to say more are stored as their own
+        memories (``statements_restored``)."""
         if body is not None and body.background:
-            count = t.reindex(user_id=user_id, defer=True)
+            count, restored = t.reindex(user_id=user_id, defer=True)
             enqueue("extract", t.inner(user_id))
             response.status_code = 202
-            return {"user_id": user_id, "memories_reindexed": count, "queued": True}
-        return {"user_id": user_id, "memories_reindexed": t.reindex(user_id=user_id)}
+            return {
+                "user_id": user_id,
+                "memories_reindexed": count,
+                "statements_restored": restored,
+                "queued": True,
+            }
+        count, restored = t.reindex(user_id=user_id)
+        return {"user_id": user_id, "memories_reindexed": count, "statements_restored": restored}
 
     @api.delete("/users/{user_id}", response_model=s.ForgetOut)
     def forget(user_id: str, t: TenantMemory = Depends(tenant)) -> Any:

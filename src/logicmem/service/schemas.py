@@ -200,6 +200,9 @@ class ForgetOut(BaseModel):
 class ReindexOut(BaseModel):
     user_id: str
     memories_reindexed: int
+    # Statements once merged into a memory as repeats, stored as their own memories now
+    # that the running version judges them to say something more (``rejudge_merges``).
+    statements_restored: int = 0
     queued: bool = False
 
 

@@ -156,13 +156,17 @@ class TenantMemory:
         with self._errors(user_id):
             return self.memory.consolidate(user_id=self.inner(user_id), only=only, **kw)
 
-    def reindex(self, *, user_id: str, defer: bool = False) -> int:
-        """Judge the user's stored memories again (``Memory.reindex``); with ``defer``,
-        only mark them for the next resume (a job). An unknown user is not found."""
+    def reindex(self, *, user_id: str, defer: bool = False) -> tuple[int, int]:
+        """Judge the user's stored memories again (``Memory.reindex``; with ``defer``,
+        only mark them for the next resume, a job) and the statements merged into them
+        (``Memory.rejudge_merges``, at once); returns (memories reindexed, statements
+        restored). An unknown user is not found."""
         if not self.memory.store.user_exists(self.inner(user_id)):
             raise NotFoundError(f"no memories for user {user_id!r}")
         with self._errors(user_id):
-            return self.memory.reindex(user_id=self.inner(user_id), defer=defer)
+            count = self.memory.reindex(user_id=self.inner(user_id), defer=defer, merges=False)
+            restored = self.memory.rejudge_merges(user_id=self.inner(user_id))
+        return count, len(restored)
 
     def resume(self, *, user_id: str) -> AddResult:
         with self._errors(user_id):

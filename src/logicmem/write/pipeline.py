@@ -203,7 +203,7 @@ class WritePipeline:
         neighbours = self.store.nearest(scope, vectors, NEIGHBOURS)
         existing = self.store.get_memories(sorted({m for row in neighbours for m, _ in row}))
         added: list[tuple[MemoryEntry, np.ndarray]] = []
-        merged_sources: dict[str, list[str]] = defaultdict(list)
+        merged: dict[str, list[Candidate]] = defaultdict(list)
         threshold = self.settings.dedup_threshold
         said_with = {t.turn_id: t.metadata for t in turns}
         with self.store.transaction():
@@ -212,7 +212,7 @@ class WritePipeline:
                     cand.text, vectors[i], neighbours[i], existing, added, threshold
                 )
                 if target is not None:
-                    merged_sources[target].extend(cand.source_turns)
+                    merged[target].append(cand)
                     continue
                 entry = MemoryEntry(
                     id=uuid.uuid4().hex,
@@ -248,7 +248,7 @@ class WritePipeline:
                 if slots or measures(entry.text):
                     result.superseded.extend(self._supersede(entry, existing, added))
                 result.superseded.extend(self._retract(entry, near, added))
-            self._merge(merged_sources, result)
+            self._merge(merged, result)
             self.store.finish_turns(turns)
         # The hooks index what was committed, outside the write lock (they call models);
         # until they finish, the memories stay claimed and ``resume`` would index them.
@@ -381,20 +381,115 @@ class WritePipeline:
             closed.append(entry.id)
         return closed
 
-    def _merge(self, merged_sources: dict[str, list[str]], result: AddResult) -> None:
-        for memory_id, sources in merged_sources.items():
+    def _merge(self, merged: dict[str, list[Candidate]], result: AddResult) -> None:
+        """Add the turns of candidates judged repeats to the memories they repeat; the
+        MERGE event keeps each statement as extracted, so that a later version of the
+        novelty rules can judge it again (``rejudge_merges``)."""
+        for memory_id, candidates in merged.items():
             current = self.store.get_memory(memory_id)
             if current is None:
                 continue
+            sources = [t for c in candidates for t in c.source_turns]
             union = list(dict.fromkeys([*current.source_turns, *sources]))
             if union != current.source_turns:
                 self.store.update_memory(
                     memory_id,
                     event="MERGE",
                     source_turns=union,
-                    detail={"added_turns": [s for s in sources if s not in current.source_turns]},
+                    detail={
+                        "added_turns": [s for s in sources if s not in current.source_turns],
+                        "extractor": result.extractor,
+                        "statements": [
+                            {"text": c.text, "subject": c.subject, "turns": c.source_turns}
+                            for c in candidates
+                            if any(t not in current.source_turns for t in c.source_turns)
+                        ],
+                    },
                 )
             result.merged.append(memory_id)
+
+    def rejudge_merges(self, user_id: str) -> AddResult:
+        """Judge again, with the current novelty rules (``adds_information``), every
+        statement that was merged into one of the user's memories as a repeat of it, and
+        store as its own memory each one now found to say something the memory does not
+        (as after an upgrade that fixed a wrong merge: "I'm allergic to peanuts" merged
+        into "my son is allergic to peanuts" left the speaker's own allergy in no memory).
+        A restored statement goes through the write path as when it was said (duplicates,
+        supersession, retraction, the write hooks), with its turns as provenance; the
+        memory it was merged into keeps them too. Idempotent: a statement restored once is
+        a repeat of its own memory the next time.
+
+        The statement is the one the MERGE event recorded. Events written before it
+        recorded statements hold only the turns: their statements are extracted again
+        from those turns (with the turn said before, as at write time) when the memory's
+        own extractor needs no model (the rule extractor, or verbatim turns); statements
+        an LLM extracted then cannot be rebuilt and stay merged."""
+        result = AddResult(turns=[], extractor="rejudge")
+        restore: dict[str, tuple[list[Turn], list[Candidate]]] = {}
+        for memory in self.store.list_memories(Scope(user_id), include_superseded=True):
+            if len(memory.source_turns) < 2:
+                continue
+            rows = self.store.history(memory.id)
+            made_by = next(
+                (str(r.detail.get("extractor", "")) for r in rows if r.event == "ADD"), ""
+            )
+            for row in rows:
+                if row.event != "MERGE":
+                    continue
+                for turns, cand in self._merged_statements(memory, row.detail, made_by):
+                    if adds_information(cand.text, memory.text):
+                        held = restore.setdefault(turns[0].turn_id, (turns, []))
+                        if cand.text not in {c.text for c in held[1]}:
+                            held[1].append(cand)
+        for turns, candidates in restore.values():
+            self._integrate(turns, candidates, result)
+        return result
+
+    def _merged_statements(
+        self, memory: MemoryEntry, detail: dict[str, Any], made_by: str
+    ) -> list[tuple[list[Turn], Candidate]]:
+        """The statements a MERGE event added to ``memory``, each with the stored turns it
+        came from (none whose turns are gone: a deleted turn is not brought back)."""
+        scope = Scope(memory.user_id, memory.agent_id, memory.run_id)
+        added = [str(t) for t in detail.get("added_turns") or []]
+        turns = {t.turn_id: t for t in self.store.get_turns(scope, turn_ids=added)}
+        out: list[tuple[list[Turn], Candidate]] = []
+        statements = detail.get("statements")
+        if statements is not None:
+            for st in statements:
+                own = [turns[t] for t in st.get("turns") or [] if t in turns]
+                if not own or len(own) < len(st.get("turns") or []):
+                    continue
+                first = own[0]
+                out.append(
+                    (
+                        own,
+                        Candidate(
+                            str(st["text"]),
+                            str(st.get("subject") or first.speaker),
+                            [t.turn_id for t in own],
+                            first.session_id,
+                            first.said_at,
+                        ),
+                    )
+                )
+            return out
+        for turn_id in added:
+            turn = turns.get(turn_id)
+            if turn is None:
+                continue
+            if made_by == "verbatim":
+                found = [
+                    Candidate(turn.text, turn.speaker, [turn_id], turn.session_id, turn.said_at)
+                ]
+            elif made_by.startswith("rules"):
+                before = self.store.turn_before(turn)
+                batch = [turn] if before is None else [before, turn]
+                found = [c for c in self.rules.extract(batch) if turn_id in c.source_turns]
+            else:
+                continue
+            out += [([turn], c) for c in found]
+        return out
 
 
 RESERVED_METADATA = ("subject", "slots")
