@@ -101,7 +101,6 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
     [
         "Maya doesn't like olives.",  # a negation, but nothing ended
         "Maya is not a morning person.",
-        "Maya said: Tom quit smoking.",  # someone else stopped
         "Maya stopped by the bakery on the way home.",  # a visit
         "Maya left the party early.",
         "Maya left Maya's job to travel.",  # no employer named
@@ -221,6 +220,33 @@ def test_an_ending_is_of_the_one_who_ended() -> None:
     assert not _ends("Maya's husband quit smoking.", "Maya smokes a pack a day.")
     assert not _ends("Maya quit smoking.", "Maya's husband smokes a pack a day.")
     assert _ends("Maya's son outgrew his milk allergy!", "Maya's son is allergic to milk.")
+    # Someone named: only a fact that names them.
+    assert _ends("Maya said: Tom quit smoking.", "Maya's friend Tom smokes.")
+    assert not _ends("Maya said: Tom quit smoking.", "Maya smokes a pack a day.")
+    assert not _ends("Maya said: Tom quit smoking.", "Maya's husband smokes a pack a day.")
+    allergy = "Maya's son Theo has an egg allergy, so Maya carries an EpiPen."
+    assert _ends("Maya said: Good news, Theo outgrew his egg allergy!", allergy)
+    assert _ends("Maya's son Theo outgrew his egg allergy.", allergy)
+    assert not _ends("Maya said: Good news, Theo outgrew his egg allergy!",
+                     "Maya's son Leo has an egg allergy.")  # fmt: skip
+    assert not _ends("Maya said: Good news, Theo outgrew his egg allergy!",
+                     "Maya has an egg allergy.")  # fmt: skip
+    assert _ends("Maya said: Ava quit swimming.",
+                 "Maya picks up Maya's daughter Ava from swim practice every Tuesday.")  # fmt: skip
+
+
+def test_a_new_value_is_itself_what_a_later_ending_ends() -> None:
+    # A change told as an event still gives the dose taken now.
+    assert _ends(
+        "Maya stopped taking sertraline.", "The doctor bumped Maya's sertraline up to 100 mg."
+    )
+    assert _ends(
+        "Maya stopped taking metformin.", "Maya's doctor raised Maya's metformin to 1000 mg."
+    )
+    assert not _ends("Maya stopped taking sertraline.",
+                     "The doctor bumped Maya's lisinopril up to 20 mg.")  # fmt: skip
+    assert not _ends("Maya stopped taking sertraline.",
+                     "The doctor bumped Maya's husband's sertraline up to 100 mg.")  # fmt: skip
 
 
 def test_what_is_taken_ends_however_it_was_said() -> None:
@@ -384,6 +410,35 @@ def test_a_changed_dose_closes_the_old_dose_only(mem: Memory) -> None:
     assert mem.get(raised.id, user_id="maya").status == "active"
     hits = [h.id for h in mem.search("metformin dose", user_id="maya", k=5).hits]
     assert raised.id in hits and mine.id not in hits
+
+
+@pytest.mark.slow
+def test_stopping_a_drug_closes_its_changed_dose_too(mem: Memory) -> None:
+    first = _said(mem, "I take 50 mg of sertraline every morning.", "2026-02-01")
+    raised = _said(mem, "The doctor bumped my sertraline up to 100 mg.", "2026-03-15")
+    stopped = _said(mem, "I stopped taking sertraline.", "2026-07-01")
+    now = _now(mem)
+    assert now[first.text].superseded_by == raised.id
+    assert now[raised.text].superseded_by == stopped.id
+    assert [m.text for m in mem.get_all(user_id="maya")] == [stopped.text]
+
+
+@pytest.mark.slow
+def test_an_ending_said_of_a_named_member_closes_their_fact(mem: Memory) -> None:
+    dog = _said(
+        mem, "Our dog Biscuit is 12 now and has arthritis, so short walks only.", "2026-01-03"
+    )
+    allergy = _said(mem, "My son Theo has an egg allergy, we carry an EpiPen.", "2026-01-10")
+    pickup = _said(
+        mem, "I pick up my daughter Ava from swim practice every Tuesday at 5.", "2026-02-01"
+    )
+    mem.add("Sad news: Biscuit passed away last night.", user_id="maya", timestamp="2026-04-02")
+    mem.add("Good news, Theo outgrew his egg allergy!", user_id="maya", timestamp="2026-05-20")
+    mem.add(
+        "Ava quit swimming, she's doing gymnastics now.", user_id="maya", timestamp="2026-06-05"
+    )
+    now = _now(mem)
+    assert all(now[m.text].status == "superseded" for m in (dog, allergy, pickup))
 
 
 @pytest.mark.slow

@@ -30,7 +30,7 @@ from logicmem.write.base import (
 )
 from logicmem.write.categorize import PrototypeCategorizer
 from logicmem.write.novelty import adds_information
-from logicmem.write.retract import detect, restatable, retracted
+from logicmem.write.retract import detect, holds_a_value, restatable, retracted
 from logicmem.write.supersede import conflicts, measures, slots_of
 
 NEIGHBOURS = 50  # existing memories checked for duplicates and supersession per candidate
@@ -348,7 +348,9 @@ class WritePipeline:
         older = [m for m in _same_subject(entry, existing, added) if not _said_before(entry, m)]
         ended: list[tuple[MemoryEntry, float, str]] = []
         if own is not None:
-            facts = [m for m in older if detect(m.text, subject) is None]
+            # Not what itself ends something, unless it also states a new value (a changed
+            # dose is the dose taken now: stopping the drug ends it too).
+            facts = [m for m in older if (r := detect(m.text, subject)) is None or holds_a_value(r)]
             ended = [(m, sim, own.cue) for m, sim in retracted(own, subject, facts, embed)]
         else:
             for old in older:

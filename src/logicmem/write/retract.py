@@ -335,7 +335,8 @@ def detect(text: str, subject: str) -> Retraction | None:
     )
     if found is not None:
         return Retraction("ending", "broke up with", found.group("who"))
-    for whose, member in ((lead, ""), *_member_leads(text, subject), (unsaid, "")):
+    leads = [(lead, ""), *_member_leads(text, subject), (unsaid, ""), *_name_leads(text, subject)]
+    for whose, member in leads:
         ended = _ended(text, whose, subject)
         if ended is not None:
             if not member and re.search(rf"\b{subj} and family\b", text):
@@ -360,11 +361,27 @@ def detect(text: str, subject: str) -> Retraction | None:
 def _member_leads(text: str, subject: str) -> list[tuple[str, str]]:
     """The clause openings of a household member of the speaker's in ``text`` ("Maya's
     son", "my husband"), each with the member's word."""
-    found = re.search(rf"{_CLAUSE_START}(?i:{_mine(subject)})\s+(?i:(?P<m>{_KIN_WORDS}))\b", text)
+    found = re.search(
+        rf"{_CLAUSE_START}(?i:{_mine(subject)})\s+(?i:(?P<m>{_KIN_WORDS}))\b"
+        r"(?:,?\s+(?P<name>[A-Z][a-z]+)\b,?)?",  # "my son Theo", "my wife, Ana,"
+        text,
+    )
     if found is None:
         return []
     lead = rf"{re.escape(found.group(0))}(?:\s+{_AUX})*\s*"
     return [(lead, found.group("m").lower())]
+
+
+def _name_leads(text: str, subject: str) -> list[tuple[str, str]]:
+    """The clause openings of someone the speaker names ("Theo outgrew ...", "Good news,
+    Theo ..."), each with the name: their ending ends only a fact that names them."""
+    out = []
+    for found in re.finditer(rf"{_CLAUSE_START}(?P<name>[A-Z][a-z]+)\b(?!')", text):
+        name = found.group("name")
+        if fold(name) == fold(subject) or name.lower() in _FUNCTION or name.lower() in _PEOPLE:
+            continue
+        out.append((rf"{re.escape(found.group(0))}(?:\s+{_AUX})*\s*", name))
+    return out
 
 
 def _ended(text: str, lead: str, subject: str) -> Retraction | None:
@@ -725,7 +742,10 @@ def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
     """Whether every occurrence of ``head`` in ``fact`` only modifies a noun that follows
     ("olive" in "olive oil", "penicillin allergy" in "penicillin allergy test") rather than
     being the thing itself ("olives on pizza")."""
-    words = _words(fact)
+    # Words with a clause mark kept as a word of its own: "allergy, so" ends the phrase.
+    words = [
+        re.sub(r"'s$|'$", "", w) for w in re.findall(r"[a-z0-9][a-z0-9'-]*|[,;:.!?()]", fold(fact))
+    ]
     places = [i for i, w in enumerate(words) if _lemma(w) == head]
     if not places:
         return True
@@ -734,6 +754,8 @@ def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
         while j < len(words) and _lemma(words[j]) in content:
             j += 1
         after = words[j] if j < len(words) else ""
+        if after and not after[0].isalnum():
+            return False
         if not after or after in _FUNCTION or after in _ADVERBS or not after.isalpha():
             return False
         if word_form(after) in ("past", "ing"):
@@ -771,13 +793,17 @@ def _whose(fact: str, subject: str) -> str | None:
 
 
 def _not_theirs(wanted: Sequence[str], fact: str, subject: str, shared: bool = False) -> bool:
-    """Whether ``fact`` is another person's while what ends it names no one ("I quit
-    smoking" does not end "my husband smokes"; "my cat is 9" not "my roommate's cat is 8").
+    """Whether ``fact`` is another person's while what ends it names neither them nor
+    their name ("I quit smoking" does not end "my husband smokes"; "my cat is 9" not "my
+    roommate's cat is 8"; "Theo outgrew his egg allergy" ends "my son Theo has an egg
+    allergy").
     An ending said of the speaker and family (``shared``) ends a fact the speaker shares
     with a member ("Maya's husband and Maya are vegetarian")."""
     whose = _whose(fact, subject)
     if whose is None or whose in wanted:
         return False
+    if any(re.search(rf"\b{re.escape(whose)}\w*,?\s+{re.escape(w)}\b", fact, re.I) for w in wanted):
+        return False  # "Maya's son Theo ...", ended by what names Theo
     return not (shared and _with_the_speaker(fact, subject))
 
 
@@ -812,8 +838,14 @@ def ended_slot(retraction: Retraction) -> tuple[str, str] | None:
 def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     """Whether ``fact`` states what an ending, a negation or a request to forget ends,
     word for word (a request to forget may name a past event too)."""
+    valued = holds_a_value(detect(fact, subject))
     if not _about(fact, subject):
-        return False
+        # A new value of a thing of the subject's ("The doctor raised Maya's metformin to
+        # 1000 mg"): told as an event, it is the fact that holds now, from the thing on.
+        own = _own_part(fact, subject) if valued else None
+        if own is None:
+            return False
+        fact = own
     if _not_theirs(content_lemmas(retraction.content, subject), fact, subject, retraction.shared):
         return False
     slot = ended_slot(retraction) if retraction.kind == "ending" else None
@@ -827,13 +859,29 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     if not wanted:
         return False
     have = set(content_lemmas(fact, subject))
-    if set(wanted) & _LIGHT and (have & _LIGHT or re.search(r"\bon\s+\w", fact)):
+    if set(wanted) & _LIGHT and (have & _LIGHT or valued or re.search(r"\bon\s+\w", fact)):
         wanted = tuple(w for w in wanted if w not in _LIGHT) or wanted
     if not set(wanted) <= have:
         return False
     if not retraction.verbal and _modifier_only(fact, wanted[-1], set(wanted)):
         return False
-    return retraction.kind == "forget" or _current(fact, subject)
+    return retraction.kind == "forget" or valued or _current(fact, subject)
+
+
+def holds_a_value(retraction: Retraction | None) -> bool:
+    """Whether a statement read as a retraction also states what holds now: a change or
+    an update gives a thing its new value ("Maya's rent went up to $1,500", "Maya is on
+    20 mg now"), which a later ending ends ("Maya stopped paying rent"), where an ending,
+    a negation, a correction, a death or a request to forget states no fact of its own."""
+    return retraction is not None and retraction.kind in ("change", "update")
+
+
+def _own_part(fact: str, subject: str) -> str | None:
+    """``fact`` from the first thing of the subject's it names on ("The doctor bumped
+    Maya's sertraline up" -> "Maya's sertraline up"), or None."""
+    whose = rf"{re.escape(subject)}'s|" if subject else ""
+    found = re.search(rf"\b(?:{whose}my|our)\s", fact, re.IGNORECASE)
+    return fact[found.start() :] if found else None
 
 
 # Verbs that only carry what is taken or used: "doesn't need the cane anymore" ends "uses a
