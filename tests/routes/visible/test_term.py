@@ -42,6 +42,12 @@ from logicmem.routes.visible.term import stated_end
         ("Ana is fasting tomorrow for a blood test.", "2024-03-20", date(2024, 3, 21)),
         # a relative date's hint, as the write path appends it, is not the text's
         ("Ana is on call tonight (tonight = 20 March 2024).", "2024-03-20", date(2024, 3, 20)),
+        # a pregnancy: by its stage, 42 weeks at most, or two weeks after the day it is due
+        ("Ana is 8 weeks pregnant.", "2024-01-10", date(2024, 9, 4)),
+        ("Ana's wife is 7 months pregnant with their second.", "2024-01-10", date(2024, 4, 3)),
+        ("Ana is pregnant!", "2024-01-10", date(2024, 10, 30)),
+        ("Ana and family are expecting their first baby in March.", "2024-01-10", date(2024, 4, 14)),
+        ("Ana is due on May 3 with twins.", "2024-01-10", date(2024, 5, 17)),
     ],
 )  # fmt: skip
 def test_the_last_day_a_stated_term_holds(text: str, said: str, end: date) -> None:
@@ -76,6 +82,11 @@ def test_the_last_day_a_stated_term_holds(text: str, said: str, end: date) -> No
         # a fact with no end beside one with an end is kept whole
         "Ana is allergic to penicillin and is on amoxicillin for 10 days.",
         "Ana is diabetic. Ana is on antibiotics for a week.",
+        # a pregnancy wished, over or in doubt; a due day of something else
+        "Ana is trying to get pregnant.",
+        "Ana was pregnant with twins in 2019.",
+        "Ana might be pregnant.",
+        "Ana's report is due in March.",
     ],
 )  # fmt: skip
 def test_no_end_is_read_where_none_is_stated_for_what_holds(text: str) -> None:

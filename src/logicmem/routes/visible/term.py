@@ -14,7 +14,11 @@ day, counted from when it was said, and after it no longer engages a request
   more months", "for a week", "for the rest of the month";
 - a period the state fills: "this week", "this weekend", "this month", "today",
   "tonight" (with a state: "no sugar this week", "on call this weekend"; not "the party is
-  this weekend", which is when, not how long).
+  this weekend", which is when, not how long);
+- a pregnancy, which ends by a birth at most about 42 weeks after it began: "is 8 weeks
+  pregnant" (34 weeks after the day said), "7 months pregnant", "pregnant" with no stage
+  (42 weeks), or two weeks after the day it is due ("due in March", "expecting our
+  first on May 3").
 
 A period named ends on its last day: a constraint shown a little too long costs less than
 one dropped while it holds. No end is read from a span into the past ("has been vegetarian
@@ -126,6 +130,21 @@ _CLAUSE = re.compile(
 )
 _COORDINATED = re.compile(r"^(?:;|,?\s+(?:and|but|plus|also|whereas|though|although)\s+)$")
 # "we" written as the household: "Sam and family are ..." is one subject, not two clauses.
+# A pregnancy lasts at most about 42 weeks ("is 8 weeks pregnant": 34 more; "7 months
+# pregnant": 12 more; "pregnant", no stage: 42 from the day said), and a birth comes at
+# most about two weeks after the day it is due ("due in March": the month's last day, or
+# "due on May 3", and two weeks more). Not "trying to get pregnant" or "was pregnant".
+_PREGNANT = re.compile(
+    r"\b(?:is|am|are|'s|'m|'re)\s+(?:(?:now|currently|about|almost|nearly|over)\s+)*"
+    rf"(?:{_NUM}\s*(week|month)s?\s+)?pregnant\b"
+)
+_DUE = re.compile(
+    rf"\b(?:due|expecting)\b[^.;]*?\b(?:in|on)\s+(?:(?:early|mid|late)[\s-]+)?(?:the\s+)?"
+    rf"(?:{_ORD}\s+(?:of\s+)?)?({_MONTH})(?:\s+{_ORD}\b)?"
+)
+_BABY = re.compile(r"\b(?:pregnan\w*|baby|expecting|due date|twins)\b")
+PREGNANCY_WEEKS = 42
+LATE_BIRTH_DAYS = 14
 _HOUSEHOLD = re.compile(r"\s+and\s+family\b")
 # The hints the write path appends to a dated memory: "(tomorrow = 8 May 2023)".
 _HINT = re.compile(r"\s*\([^()]*=[^()]*\)")
@@ -172,7 +191,7 @@ def _read(sentence: str, day: date) -> date | None:
     head = sentence[:stop]
     if _MAYBE.search(head) or _PAST_SPAN.search(head):
         return None
-    for reader in (_until, _term, _this):
+    for reader in (_until, _term, _this, _pregnancy):
         found = reader(sentence, day)
         if found is not None:
             at, end = found
@@ -274,6 +293,30 @@ def _this(s: str, day: date) -> tuple[int, date] | None:
     if said.endswith("month"):
         return m.start(), _period_end(day, "month", 0)
     return m.start(), _period_end(day, "week", 0)
+
+
+def _pregnancy(s: str, day: date) -> tuple[int, date] | None:
+    """The last day a pregnancy said on ``day`` can hold: by its due day, else by its
+    stage (``_PREGNANT``, ``_DUE``)."""
+    due = _DUE.search(s)
+    if due is not None and _BABY.search(s):
+        first, month, second = due.group(1), due.group(2), due.group(3)
+        number = first or second
+        start = _next_month(day, _month(month))
+        end = _clamped(start.year, start.month, int(number) if number else 31)
+        return due.start(), end + timedelta(days=LATE_BIRTH_DAYS)
+    found = _PREGNANT.search(s)
+    if found is None:
+        return None
+    weeks = 0
+    if found.group(1) is not None:
+        n = _number(found.group(1))
+        if n is None:
+            return None
+        weeks = n if found.group(2) == "week" else int(n * 4.3)  # at least that many
+    if weeks >= PREGNANCY_WEEKS:
+        return None
+    return found.start(), day + timedelta(weeks=PREGNANCY_WEEKS - weeks)
 
 
 def _number(word: str) -> int | None:
