@@ -78,6 +78,15 @@ def test_reindex_restores_and_shows_a_statement_merged_as_a_repeat(
     assert json.loads(out)["statements_restored"] == 0
 
 
+def test_context_shows_what_time_has_changed_since_a_memory_was_said(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _run(capsys, "add", "I'm 8 weeks pregnant!", "--user", "Ana", "--time", "2024-01-10")
+    code, out, _ = _run(capsys, "context", "What should I eat for lunch?", "--user", "Ana")
+    assert code == 0 and "pregnant" in out
+    assert "now: said to hold until 2024-09-04; that day has passed" in out
+
+
 def test_reindex_one_user_or_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _run(capsys, "ingest", str(_history(tmp_path)), "--format", "jsonl", "--user", "Ana")
     _run(capsys, "add", "I take warfarin.", "--user", "Bo")

@@ -86,6 +86,8 @@ def context_lines(ctx: Context) -> list[str]:
         turns = ", ".join(item.source_turns[:4])
         lines.append(f"{i:>2}. {item.text}")
         lines.append(f"    [{item.route}] {item.reason} · turns {turns}")
+        if item.note:  # what time has changed since it was said, as the prompt tells it
+            lines.append(f"    now: {item.note}")
     budget = f"k={ctx.budget.k}" + (
         f", max_tokens={ctx.budget.max_tokens}" if ctx.budget.max_tokens else ""
     )
