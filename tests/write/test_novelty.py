@@ -221,6 +221,16 @@ def _merged_by_an_older_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     return mem
 
 
+def _set_details(mem: Memory, **details: str) -> None:
+    """Rewrite the history events' details as an older version wrote them (a MERGE with
+    its turns only, not the statement)."""
+    with mem.store.transaction():
+        for event, detail in details.items():
+            mem.store.db.execute(  # type: ignore[attr-defined]
+                "UPDATE history SET detail = ? WHERE event = ?", (detail, event)
+            )
+
+
 def _texts(mem: Memory) -> list[str]:
     return sorted(m.text for m in mem.get_all(user_id="ana"))
 
@@ -242,11 +252,7 @@ def test_merges_recorded_before_statements_were_kept_are_extracted_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     mem = _merged_by_an_older_rule(tmp_path, monkeypatch)
-    # An event as versions before it kept the statement wrote it: the turns only.
-    with mem.store.transaction():
-        mem.store.db.execute(  # type: ignore[attr-defined]
-            "UPDATE history SET detail = ? WHERE event = 'MERGE'", ('{"added_turns": ["b"]}',)
-        )
+    _set_details(mem, MERGE='{"added_turns": ["b"]}')
     [restored] = mem.rejudge_merges(user_id="ana")
     assert restored.text == "ana is vegetarian." and restored.source_turns == ["b"]
 
@@ -255,13 +261,7 @@ def test_a_merge_an_llm_extracted_is_not_rebuilt_from_the_turns(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     mem = _merged_by_an_older_rule(tmp_path, monkeypatch)
-    with mem.store.transaction():
-        mem.store.db.execute(  # type: ignore[attr-defined]
-            "UPDATE history SET detail = ? WHERE event = 'MERGE'", ('{"added_turns": ["b"]}',)
-        )
-        mem.store.db.execute(  # type: ignore[attr-defined]
-            "UPDATE history SET detail = ? WHERE event = 'ADD'", ('{"extractor": "llm"}',)
-        )
+    _set_details(mem, MERGE='{"added_turns": ["b"]}', ADD='{"extractor": "llm"}')
     assert mem.rejudge_merges(user_id="ana") == []
     assert _texts(mem) == ["ana's wife is vegetarian."]
 
