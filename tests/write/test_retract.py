@@ -17,6 +17,7 @@ from logicmem.models.embed.minilm import MiniLMEmbedder
 from logicmem.types import MemoryEntry
 from logicmem.write.retract import (
     Retraction,
+    birth_match,
     correction_match,
     death_match,
     detect,
@@ -89,6 +90,23 @@ from logicmem.write.retract import (
         ("We had to put our rabbit down.", "death", "rabbit"),
         # Every word for a relative, as written (not its stem: "granny", not "granni").
         ("Maya's granny passed away.", "death", "granny"),
+        # What is given up, cancelled or finished: a course of a drug ends the drug.
+        ("Maya and family gave away their cat Milo.", "ending", "cat Milo"),
+        ("Maya and family rehomed their dog.", "ending", "dog"),
+        ("Maya got rid of Maya's car.", "ending", "car"),
+        ("Maya cancelled Maya's gym membership.", "ending", "gym membership"),
+        ("Maya ditched the gluten-free diet.", "ending", "gluten-free diet"),
+        ("Maya graduated from nursing school.", "ending", "nursing school"),
+        ("Maya finished her course of amoxicillin.", "ending", "amoxicillin"),
+        ("Maya completed the last round of chemo.", "ending", "chemo"),
+        ("Maya is done with physical therapy.", "ending", "physical therapy"),
+        # A birth: of the household (""), or one a member gave.
+        ("Maya said: The baby came early!", "birth", ""),
+        ("Maya and family had the baby!", "birth", ""),
+        ("Maya's son was born this morning!", "birth", ""),
+        ("Maya welcomed a baby girl!", "birth", ""),
+        ("Maya's wife gave birth to twins.", "birth", "wife"),
+        ("Maya's sister gave birth last night.", "birth", "sister"),
     ],
 )
 def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
@@ -131,6 +149,16 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "She passed away.",  # whose is not said
         "Maya almost died laughing.",
         "Maya lost Maya's phone on the bus.",
+        "Maya finished work early today.",  # a day's work, not a job
+        "Maya finished the night shift at 7.",
+        "Maya is done with work for the day.",
+        "Maya's son was born in 2018.",  # a birthday, or where: not news
+        "Maya's daughter was born in Boston.",
+        "Maya's daughter Noor was born on Feb 28.",
+        "Maya moved to Leeds when Maya's son was born.",
+        "Maya's daughter came home from college.",
+        "Maya said: The baby came home from the hospital.",
+        "Maya welcomed the new neighbours.",
     ],
 )
 def test_statements_that_end_nothing(text: str) -> None:
@@ -140,7 +168,12 @@ def test_statements_that_end_nothing(text: str) -> None:
 def _ends(retraction_text: str, fact: str) -> bool:
     found = detect(retraction_text, "Maya")
     assert found is not None
-    match = {"correction": correction_match, "change": correction_match, "death": death_match}
+    match = {
+        "correction": correction_match,
+        "change": correction_match,
+        "death": death_match,
+        "birth": birth_match,
+    }
     return match.get(found.kind, lexical_match)(found, fact, "Maya")
 
 
@@ -233,6 +266,25 @@ def test_an_ending_is_of_the_one_who_ended() -> None:
                      "Maya has an egg allergy.")  # fmt: skip
     assert _ends("Maya said: Ava quit swimming.",
                  "Maya picks up Maya's daughter Ava from swim practice every Tuesday.")  # fmt: skip
+
+
+def test_a_birth_ends_the_pregnancy_of_who_gave_birth() -> None:
+    household = "Maya and family had the baby!"
+    assert _ends(household, "Maya is 8 weeks pregnant.")
+    assert _ends(household, "Maya's wife Leila is 7 months pregnant.")
+    assert _ends(household, "Maya and family are expecting a baby in March.")
+    assert not _ends(household, "Maya's sister is pregnant.")
+    assert not _ends(household, "Maya's daughter is pregnant with her first.")
+    assert _ends("Maya's sister gave birth last night.", "Maya's sister is pregnant.")
+    assert not _ends("Maya's sister gave birth last night.", "Maya is 8 weeks pregnant.")
+    # What the baby left as it was: not a pregnancy.
+    assert not _ends(household, "Maya and family painted the nursery yellow.")
+
+
+def test_a_course_of_a_drug_finished_ends_the_drug() -> None:
+    assert _ends("Maya finished her course of amoxicillin.", "Maya is on amoxicillin for 10 days.")
+    assert not _ends("Maya finished her course of amoxicillin.", "Maya takes lisinopril.")
+    assert _ends("Maya and family gave away their cat Milo.", "Maya has a cat named Milo.")
 
 
 def test_a_new_value_is_itself_what_a_later_ending_ends() -> None:
@@ -439,6 +491,19 @@ def test_an_ending_said_of_a_named_member_closes_their_fact(mem: Memory) -> None
     )
     now = _now(mem)
     assert all(now[m.text].status == "superseded" for m in (dog, allergy, pickup))
+
+
+@pytest.mark.slow
+def test_a_birth_and_a_finished_course_close_what_they_end(mem: Memory) -> None:
+    pregnant = _said(mem, "My wife Leila is 7 months pregnant with our second.", "2026-01-20")
+    sister = _said(mem, "My sister is pregnant too!", "2026-01-21")
+    drug = _said(mem, "I'm on amoxicillin for an ear infection.", "2026-02-10")
+    mem.add("The baby came early! Our daughter Noor was born on Feb 28.", user_id="maya",
+            timestamp="2026-03-02")  # fmt: skip
+    mem.add("I finished my course of amoxicillin.", user_id="maya", timestamp="2026-03-05")
+    now = _now(mem)
+    assert now[pregnant.text].status == "superseded" and now[drug.text].status == "superseded"
+    assert now[sister.text].status == "active"
 
 
 @pytest.mark.slow

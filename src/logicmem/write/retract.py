@@ -73,7 +73,7 @@ MIN_UPDATE_SIMILARITY = 0.65
 # object of more content words than this tells an event with its circumstances instead.
 MAX_ENDED_WORDS = 3
 
-Kind = Literal["ending", "negation", "correction", "change", "forget", "death", "update"]
+Kind = Literal["ending", "negation", "correction", "change", "forget", "death", "birth", "update"]
 
 
 @dataclass(frozen=True)
@@ -101,13 +101,27 @@ _AUX = (
     r"recently|also|officially|completely|fully|now|already|actually|eventually|totally|"
     r"basically|mostly|really|since|then|lately|pretty much)"
 )
+# A stretch of a drug or a treatment ("her course of amoxicillin", "the last round of chemo"):
+# what a course of it ends is the drug or the treatment itself.
+_COURSE = (
+    r"(?:(?:last|final|whole|full|first|second|third)\s+)?(?:course|round|cycle|dose)s?\s+of\s+"
+)
+_TREATED = (
+    rf"{_COURSE}|chemo|chemotherapy|radiation|radiotherapy|physio|physiotherapy|"
+    r"physical therapy|occupational therapy|rehab|antibiotics|treatment|ivf|the pills|meds"
+)
 # Only completed endings: a habit or a plan ("sells the scarves she knits", "is quitting
 # next month", "stops by on Fridays") ends nothing yet.
 _ENDING = (
     r"quit|stopped|gave up|given up|sold|moved out of|moved away from|recovered from|"
     r"got over|gotten over|outgrew|outgrown|grew out of|came off|come off|weaned off|"
     r"tapered off|broke up with|broken up with|split up with|divorced|retired from|"
-    r"resigned from|stepped down from|dropped out of|withdrew from|"
+    r"resigned from|stepped down from|dropped out of|withdrew from|graduated from|"
+    r"gave away|given away|rehomed|re-homed|got rid of|gotten rid of|ditched|cancell?ed|"
+    # What is undergone ends when finished: a course of a drug, a treatment. Not "finished
+    # work" or "finished the night shift", which end a day, not a job.
+    rf"(?:finished|completed|(?:is|am|are|'m|'re)\s+done\s+with)(?=\s+(?:[\w'-]+\s+){{0,2}}"
+    rf"(?:{_TREATED}))|"
     r"left (?:(?:[\w-]+'s|my|her|his|their|the)\s+)?(?:job|position|role|post|work|company)"
     r"\s+(?:at|with|for)|"
     # "left Deloitte": ends only a fact naming that employer (``ended_slot``), so "left
@@ -274,6 +288,8 @@ _CUES = re.compile(
     r"stopped|gave|given|sold|moved|recovered|got|gotten|outgrew|outgrown|grew|came|come|"
     r"weaned|tapered|broke|broken|split|separated|divorced|retired|resigned|stepped|withdrew|"
     r"left|off|no longer|any\s?more|after all|no more|switched|transitioned|converted|swapped|"
+    r"graduated|rehomed|re-homed|rid|ditched|cancel|finished|completed|done|born|birth|"
+    r"welcomed|delivered|arrived|here|had|"
     r"replaced|traded|these days|as of)",  # a prefix will do: "miscounted", "upped"
     re.IGNORECASE,
 )
@@ -323,7 +339,7 @@ def detect(text: str, subject: str) -> Retraction | None:
     change = _change(text, subject) or _turned(text, subject)
     if change is not None:
         return change
-    death = _death(text, subject)
+    death = _death(text, subject) or _birth(text, subject)
     if death is not None:
         return death
     # In chat the speaker goes unsaid: "Stopped coffee, it wrecks my sleep."
@@ -644,11 +660,94 @@ def _death(text: str, subject: str) -> Retraction | None:
     return Retraction("death", _norm(found.group("cue")), who)
 
 
+# A birth in the household ("the baby came", "our daughter Noor was born", "we had the
+# baby", "my wife gave birth"): it ends the pregnancy of the one who gave birth, or, said of
+# the household, the speaker's own and their partner's.
+_BORN = r"(?:was|were|is|are|has been|have been)\s+born"
+# A baby's arrival, said as such: not "came home" or "arrived at school".
+_ARRIVED = (
+    r"(?:arrived|came|is here|are here)(?!\s+(?:home|back|to|from|over|in|into|with|by|out|up|"
+    r"down|along|around|for|at|and)\b)"
+)
+_RECENT = re.compile(
+    r"\b(?:just|finally|today|yesterday|last night|this morning|this week|early|safely)\b|!",
+    re.IGNORECASE,
+)
+_LONG_AGO = re.compile(r"\b(?:(?:19|20)\d\d|ago|years?|decades?)\b", re.IGNORECASE)
+_PARTNERS = frozenset(
+    ["wife", "husband", "partner", "girlfriend", "boyfriend", "spouse", "fiance", "fiancee"]
+)
+
+
+def _birth(text: str, subject: str) -> Retraction | None:
+    """A birth of the speaker's household, or one a household member gave ("Maya's
+    daughter gave birth"): its content is whose pregnancy it ends ("" for the
+    household's)."""
+    mine = _mine(subject)
+    speaker = rf"(?i:we|I|{re.escape(subject)}(?: and family)?)" if subject else r"(?i:we|I)"
+    child = r"(?:baby|babies|son|daughter|twins|little one|boy|girl)"
+    adverbs = r"(?i:(?:just|finally|officially|safely)\s+)*"
+    gave = (
+        r"(?:gave birth|had (?:the|a|our|her|his|their) (?:baby|babies|twins|boy|girl)|delivered)"
+    )
+    member = re.search(
+        rf"\b(?i:{mine})\s+(?P<m>(?i:{_KIN_WORDS}))\b(?:\s+[A-Z]\w+)?\s+{adverbs}(?i:{gave})\b",
+        text,
+    )
+    if member is not None:
+        return Retraction("birth", "gave birth", member.group("m").lower())
+    whose = rf"\b(?i:the|our|{mine})\s+(?:(?:new|little)\s+)?"
+    found = (
+        re.search(
+            rf"\b{speaker}\s+{adverbs}(?i:{gave}|welcomed\s+(?:(?:a|our|the|new|little|baby)\s+)*"
+            rf"{child})\b",
+            text,
+        )
+        # "was born" is news only said as news: a child's birthday ("our son was born on
+        # May 3") is said for years after.
+        or (
+            _RECENT.search(text)
+            and re.search(
+                rf"{whose}(?:(?i:baby)\s+)?(?i:{child})\b(?:\s+[A-Z]\w+)?\s+{adverbs}(?i:{_BORN})\b",
+                text,
+            )
+        )
+        or re.search(
+            rf"{whose}(?i:baby|babies|twins|little one)(?:\s+(?i:boy|girl))?(?:\s+[A-Z]\w+)?\s+"
+            rf"{adverbs}(?i:{_ARRIVED})\b",
+            text,
+        )
+    )
+    if found is None:
+        return None
+    if re.search(
+        r"(?i:\b(?:when|after|since|before|because|until|while|if))\s+$", text[: found.start()]
+    ):
+        return None  # told in passing ("moved when our son was born"), not news
+    if re.match(r"\s+(?:in|at)\b", text[found.end() :]) or _LONG_AGO.search(text):
+        return None  # where, or long ago ("was born in Boston", "in 2018"): not news
+    return Retraction("birth", "born", "")
+
+
+def birth_match(retraction: Retraction, fact: str, subject: str) -> bool:
+    """Whether ``fact`` is a current pregnancy that the birth ends: of the member who gave
+    birth, or, for the household's birth, the speaker's own or their partner's."""
+    if not _about(fact, subject) or not _current(fact, subject):
+        return False
+    if not re.search(r"\b(?:pregnan\w*|expecting|due (?:in|on))\b", fact, re.IGNORECASE):
+        return False
+    whose = _whose(fact, subject)
+    if retraction.content:
+        return whose == lemma(retraction.content)
+    return whose is None or whose in {lemma(p) for p in _PARTNERS}
+
+
 def restatable(retraction: Retraction | None) -> TypeGuard[Retraction]:
     """Whether a later statement of what ``retraction`` ended undoes it ("smokes again"
     after "quit smoking"): not a death, which a later mention ("I miss Juniper so
-    much") does not undo, nor a request to forget."""
-    return retraction is not None and retraction.kind not in ("death", "forget")
+    much") does not undo, nor a birth (a later pregnancy is another one), nor a request
+    to forget."""
+    return retraction is not None and retraction.kind not in ("death", "birth", "forget")
 
 
 def _norm(cue: str) -> str:
@@ -658,13 +757,18 @@ def _norm(cue: str) -> str:
 def _cut(rest: str, *, correction: bool = False) -> str:
     """The content phrase: ``rest`` up to where its clause (or its time phrase) ends."""
     rest = re.sub(r"\s*\([^)]*\)", "", rest)  # the rule extractor's date hints
+    # "the last round of chemo": the treatment, before "last" can read as a time phrase.
+    rest = re.sub(rf"^\s*(?:(?:my|her|his|their|the|a|an)\s+)?{_COURSE}", "", rest, flags=re.I)
     if correction:
         end = re.search(r"\s*(?:\.(?!\d)|[;!?()]|\bnot\b|\bbut\b)", rest)
     else:
         end = _CONTENT_END.search(rest)
     phrase = rest[: end.start()] if end else rest
     phrase = re.sub(
-        r"^(?:(?:my|her|his|their|the|a|an|[\w-]+'s)\s+)+", "", phrase.strip(), flags=re.I
+        rf"^(?:(?:my|her|his|their|the|a|an|[\w-]+'s)\s+|{_COURSE})+",
+        "",
+        phrase.strip(),
+        flags=re.I,
     )
     return phrase.strip(" ,.'\"")
 
@@ -1049,6 +1153,8 @@ def retracted(
         }
         # "Our dog died" with two dogs named: which one is not said.
         return [] if len(names) > 1 else [(m, 1.0) for m in found]
+    if retraction.kind == "birth":
+        return [(m, 1.0) for m in candidates if birth_match(retraction, said[m.id], subject)]
     if retraction.kind == "update":
         return updated(retraction, subject, candidates, embed)
     lexical = [m for m in candidates if match(retraction, said[m.id], subject)]
