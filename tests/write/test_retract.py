@@ -253,6 +253,11 @@ def test_an_ending_is_of_the_one_who_ended() -> None:
     assert not _ends("Maya's husband quit smoking.", "Maya smokes a pack a day.")
     assert not _ends("Maya quit smoking.", "Maya's husband smokes a pack a day.")
     assert _ends("Maya's son outgrew his milk allergy!", "Maya's son is allergic to milk.")
+    # A chat opener kept before the subject does not make the fact someone else's.
+    assert _ends("Maya quit smoking.", "Also Maya smokes a pack a day.")
+    assert _ends("Maya quit smoking.", "Yeah, Maya smokes a pack a day.")
+    assert _ends("Maya and family rehomed Pixel.",
+                 "Btw Maya and family adopted a rescue greyhound named Pixel.")  # fmt: skip
     # Someone named: only a fact that names them.
     assert _ends("Maya said: Tom quit smoking.", "Maya's friend Tom smokes.")
     assert not _ends("Maya said: Tom quit smoking.", "Maya smokes a pack a day.")

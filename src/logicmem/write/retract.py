@@ -817,16 +817,25 @@ def _owner(subject: str) -> str:
     return rf"(?:{name}I'm|I've|I|My)"
 
 
+# Chat's openers, which a memory may keep before its subject ("Btw Maya and family adopted
+# a greyhound", "Also Maya smokes"): they tell nothing of whose the statement is.
+_OPENER = (
+    r"(?:(?:so|also|btw|by the way|plus|and|but|oh|ok|okay|well|anyway|anyways|yeah|yes|yep|"
+    r"ugh|lol|haha|omg|hey|hi|hmm|honestly|actually|update)\b[,!.:]*\s+)*"
+)
+
+
 def predicate(text: str, subject: str) -> str:
     """``text`` without its subject: what is embedded against a retraction's content."""
-    stripped = re.sub(rf"^\s*{_owner(subject)}\s+", "", text, flags=re.IGNORECASE)
+    stripped = re.sub(rf"^\s*{_OPENER}{_owner(subject)}\s+", "", text, flags=re.IGNORECASE)
     return stripped or text
 
 
 def _about(fact: str, subject: str) -> bool:
     """Whether ``fact`` is a statement of the subject's own ("Maya is...", "Maya's car
-    is..."), not about someone else ("Tom is Maya's brother") or reported ("Maya said:")."""
-    pattern = rf"\s*{_owner(subject)}\b(?!\s+said\b)"
+    is...", after an opener: "Btw Maya ..."), not about someone else ("Tom is Maya's
+    brother") or reported ("Maya said:")."""
+    pattern = rf"\s*{_OPENER}{_owner(subject)}\b(?!\s+said\b)"
     return re.match(pattern, fact, re.IGNORECASE) is not None
 
 
