@@ -600,3 +600,29 @@ def test_slots_detect_changes_of_single_valued_facts() -> None:
     # A pronoun's holder is not known here: it replaces nothing.
     assert conflicts("So she's moving to Rome.", "Maya lives in Oslo.") == []
     assert slot_holder("Maya said: Relocated to Oslo.", 11) == "maya"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "said", "hint"),
+    [
+        # said on a Friday, a Sunday and a Monday
+        ("We adopted a greyhound last weekend.", "2026-01-09", "the weekend of 03 January 2026"),
+        ("We adopted a greyhound last weekend.", "2026-01-11", "the weekend of 03 January 2026"),
+        ("We adopted a greyhound last weekend.", "2026-01-12", "the weekend of 10 January 2026"),
+        ("We're hosting a party this weekend.", "2026-01-09", "the weekend of 10 January 2026"),
+        ("We're hosting a party this weekend.", "2026-01-11", "the weekend of 10 January 2026"),
+        ("I was up sick all last night.", "2026-01-09", "the night of 08 January 2026"),
+        ("I saw the cardiologist last Friday.", "2026-01-09", "Friday 02 January 2026"),
+        ("I saw the cardiologist last Friday.", "2026-01-12", "Friday 09 January 2026"),
+        ("I saw the cardiologist last Monday.", "2026-01-12", "Monday 05 January 2026"),
+    ],
+)  # fmt: skip
+def test_date_hint_reads_weekends_nights_and_last_weekdays(
+    sentence: str, said: str, hint: str
+) -> None:
+    assert f"= {hint})" in date_hint(sentence, said)
+
+
+def test_date_hint_leaves_a_weekday_either_way_from_the_day_said() -> None:
+    assert date_hint("I fly to Paris on Friday.", "2026-01-12") == ""
+    assert date_hint("I fly to Paris next Friday.", "2026-01-12") == ""

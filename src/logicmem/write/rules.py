@@ -177,6 +177,13 @@ _LEANS = re.compile(
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # A sentence that is not in the first person, kept as what the speaker said.
 _REPORTED = re.compile(r"^(?P<who>[^:]{1,40}?) said: (?P<what>.+)$")
+
+
+def _last(weekday: int) -> Callable[[datetime], datetime]:
+    """The latest such weekday before the day given (a week before on that weekday)."""
+    return lambda d: d - timedelta(days=(d.weekday() - weekday - 1) % 7 + 1)
+
+
 _RELATIVE = [
     (r"\byesterday\b", lambda d: d - timedelta(days=1), "%d %B %Y"),
     (r"\b(today|this morning|tonight)\b", lambda d: d, "%d %B %Y"),
@@ -186,6 +193,18 @@ _RELATIVE = [
     (r"\blast month\b", lambda d: d.replace(day=1) - timedelta(days=1), "%B %Y"),
     (r"\blast year\b", lambda d: d.replace(year=d.year - 1), "%Y"),
     (r"\bnext year\b", lambda d: d.replace(year=d.year + 1), "%Y"),
+    (r"\blast night\b", lambda d: d - timedelta(days=1), "the night of %d %B %Y"),
+    # The weekend of the week before (said on a Sunday too: that weekend is "this" one).
+    (r"\blast weekend\b", lambda d: d - timedelta(days=d.weekday() + 2), "the weekend of %d %B %Y"),
+    # The coming weekend, or the one under way.
+    (
+        r"\bthis weekend\b",
+        lambda d: d + timedelta(days=5 - d.weekday()) if d.weekday() < 6 else d - timedelta(days=1),
+        "the weekend of %d %B %Y",
+    ),
+    # "last Friday": the latest Friday before the day said. Not "next Friday", which may
+    # be the coming one or the one after, nor "on Friday", either way from the day said.
+    *((rf"\blast {day}\b", _last(n), "%A %d %B %Y") for n, day in enumerate(WEEKDAYS)),
 ]
 
 
