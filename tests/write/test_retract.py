@@ -93,6 +93,8 @@ from logicmem.write.retract import (
         # What is given up, cancelled or finished: a course of a drug ends the drug.
         ("Maya and family gave away their cat Milo.", "ending", "cat Milo"),
         ("Maya and family rehomed their dog.", "ending", "dog"),
+        ("Maya and family had to rehome Pixel, he wasn't good with the cat.", "ending", "Pixel"),
+        ("Maya had to give up coffee.", "ending", "coffee"),
         ("Maya got rid of Maya's car.", "ending", "car"),
         ("Maya cancelled Maya's gym membership.", "ending", "gym membership"),
         ("Maya ditched the gluten-free diet.", "ending", "gluten-free diet"),
@@ -149,6 +151,7 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "She passed away.",  # whose is not said
         "Maya almost died laughing.",
         "Maya lost Maya's phone on the bus.",
+        "Maya has to quit smoking.",  # still ahead
         "Maya finished work early today.",  # a day's work, not a job
         "Maya finished the night shift at 7.",
         "Maya is done with work for the day.",

@@ -118,6 +118,8 @@ _ENDING = (
     r"tapered off|broke up with|broken up with|split up with|divorced|retired from|"
     r"resigned from|stepped down from|dropped out of|withdrew from|graduated from|"
     r"gave away|given away|rehomed|re-homed|got rid of|gotten rid of|ditched|cancell?ed|"
+    # Done because it had to be: "we had to rehome Pixel" (not "have to", still ahead).
+    r"had to (?:rehome|re-home|give away|give up|sell|cancel|quit|stop)|"
     # What is undergone ends when finished: a course of a drug, a treatment. Not "finished
     # work" or "finished the night shift", which end a day, not a job.
     rf"(?:finished|completed|(?:is|am|are|'m|'re)\s+done\s+with)(?=\s+(?:[\w'-]+\s+){{0,2}}"
@@ -288,7 +290,7 @@ _CUES = re.compile(
     r"stopped|gave|given|sold|moved|recovered|got|gotten|outgrew|outgrown|grew|came|come|"
     r"weaned|tapered|broke|broken|split|separated|divorced|retired|resigned|stepped|withdrew|"
     r"left|off|no longer|any\s?more|after all|no more|switched|transitioned|converted|swapped|"
-    r"graduated|rehomed|re-homed|rid|ditched|cancel|finished|completed|done|born|birth|"
+    r"graduated|rehome|re-home|rid|ditched|cancel|finished|completed|done|born|birth|"
     r"welcomed|delivered|arrived|here|had|"
     r"replaced|traded|these days|as of)",  # a prefix will do: "miscounted", "upped"
     re.IGNORECASE,
