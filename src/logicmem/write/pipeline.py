@@ -400,7 +400,6 @@ class WritePipeline:
                     source_turns=union,
                     detail={
                         "added_turns": [s for s in sources if s not in current.source_turns],
-                        "extractor": result.extractor,
                         "statements": [
                             {"text": c.text, "subject": c.subject, "turns": c.source_turns}
                             for c in candidates

@@ -269,6 +269,17 @@ _BEGINNING = frozenset(
 )  # fmt: skip
 
 
+def _speaker(subject: str) -> str:
+    """The speaker as the subject of a clause: "we", "I", "Maya" or "Maya and family"."""
+    return rf"(?i:we|I|{re.escape(subject)}(?: and family)?)" if subject else r"(?i:we|I)"
+
+
+# What ends a clause that tells an event in passing ("moved back home when Dad passed away").
+_IN_PASSING = re.compile(
+    r"(?i:\b(?:when|after|since|before|because|until|while|as|who|that|if))\s+$"
+)
+
+
 def _mine(subject: str) -> str:
     """What opens a thing or person of the speaker's: "my", "our", or "Maya's"."""
     return rf"(?:my|our|{re.escape(subject)}'s)" if subject else "(?:my|our)"
@@ -291,7 +302,7 @@ _CUES = re.compile(
     r"weaned|tapered|broke|broken|split|separated|divorced|retired|resigned|stepped|withdrew|"
     r"left|off|no longer|any\s?more|after all|no more|switched|transitioned|converted|swapped|"
     r"graduated|rehome|re-home|rid|ditched|cancel|finished|completed|done|born|birth|"
-    r"welcomed|delivered|arrived|here|had|"
+    r"welcomed|delivered|arrived|baby|babies|twins|little one|boy|girl|give|sell|stop|"
     r"replaced|traded|these days|as of)",  # a prefix will do: "miscounted", "upped"
     re.IGNORECASE,
 )
@@ -638,7 +649,7 @@ def _death(text: str, subject: str) -> Retraction | None:
     pet, or a name. Not someone else's ("the neighbour's cat died")."""
     own = rf"(?i:{_mine(subject)}\s+(?:(?:old|dear|sweet|beloved|little|late)\s+)?)"
     being = rf"(?P<who>{own}(?i:{_PETS}|{_KIN_WORDS})s?\b|[A-Z][a-z]+\b)"
-    speaker = rf"(?i:we|I|{re.escape(subject)}(?: and family)?)" if subject else r"(?i:we|I)"
+    speaker = _speaker(subject)
     adverbs = r"(?i:(?:has|had|have|just|sadly|recently|finally|unexpectedly|to)\s+)*"
     found = (
         re.search(
@@ -651,10 +662,7 @@ def _death(text: str, subject: str) -> Retraction | None:
     )
     if found is None or re.search(r"(?i:almost|nearly)\s+$", text[: found.start("cue")]):
         return None  # "nearly died of fright" is no death
-    if re.search(
-        r"(?i:\b(?:when|after|since|before|because|until|while|as|who|that|if))\s+$",
-        text[: found.start()],
-    ):
+    if _IN_PASSING.search(text[: found.start()]):
         return None  # told in passing ("moved back home when Dad passed away"), not news
     who = re.sub(rf"^{own}", "", found.group("who")).strip()
     if fold(who) == fold(subject) or fold(who) in _FUNCTION:
@@ -677,7 +685,17 @@ _RECENT = re.compile(
 )
 _LONG_AGO = re.compile(r"\b(?:(?:19|20)\d\d|ago|years?|decades?)\b", re.IGNORECASE)
 _PARTNERS = frozenset(
-    ["wife", "husband", "partner", "girlfriend", "boyfriend", "spouse", "fiance", "fiancee"]
+    lemma(w)
+    for w in (
+        "wife",
+        "husband",
+        "partner",
+        "girlfriend",
+        "boyfriend",
+        "spouse",
+        "fiance",
+        "fiancee",
+    )
 )
 
 
@@ -686,7 +704,7 @@ def _birth(text: str, subject: str) -> Retraction | None:
     daughter gave birth"): its content is whose pregnancy it ends ("" for the
     household's)."""
     mine = _mine(subject)
-    speaker = rf"(?i:we|I|{re.escape(subject)}(?: and family)?)" if subject else r"(?i:we|I)"
+    speaker = _speaker(subject)
     child = r"(?:baby|babies|son|daughter|twins|little one|boy|girl)"
     adverbs = r"(?i:(?:just|finally|officially|safely)\s+)*"
     gave = (
@@ -722,9 +740,7 @@ def _birth(text: str, subject: str) -> Retraction | None:
     )
     if found is None:
         return None
-    if re.search(
-        r"(?i:\b(?:when|after|since|before|because|until|while|if))\s+$", text[: found.start()]
-    ):
+    if _IN_PASSING.search(text[: found.start()]):
         return None  # told in passing ("moved when our son was born"), not news
     if re.match(r"\s+(?:in|at)\b", text[found.end() :]) or _LONG_AGO.search(text):
         return None  # where, or long ago ("was born in Boston", "in 2018"): not news
@@ -741,7 +757,7 @@ def birth_match(retraction: Retraction, fact: str, subject: str) -> bool:
     whose = _whose(fact, subject)
     if retraction.content:
         return whose == lemma(retraction.content)
-    return whose is None or whose in {lemma(p) for p in _PARTNERS}
+    return whose is None or whose in _PARTNERS
 
 
 def restatable(retraction: Retraction | None) -> TypeGuard[Retraction]:
@@ -775,9 +791,11 @@ def _cut(rest: str, *, correction: bool = False) -> str:
     return phrase.strip(" ,.'\"")
 
 
-def _words(text: str) -> list[str]:
-    """Lowercase word tokens, possessive endings dropped, hyphenated words kept whole."""
-    return [re.sub(r"'s$|'$", "", w) for w in re.findall(r"[a-z0-9][a-z0-9'-]*", fold(text))]
+def _words(text: str, *, marks: bool = False) -> list[str]:
+    """Lowercase word tokens, possessive endings dropped, hyphenated words kept whole; with
+    ``marks``, each clause mark too, as a token of its own."""
+    token = r"[a-z0-9][a-z0-9'-]*" + (r"|[,;:.!?()]" if marks else "")
+    return [re.sub(r"'s$|'$", "", w) for w in re.findall(token, fold(text))]
 
 
 @lru_cache(maxsize=16384)
@@ -857,10 +875,7 @@ def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
     """Whether every occurrence of ``head`` in ``fact`` only modifies a noun that follows
     ("olive" in "olive oil", "penicillin allergy" in "penicillin allergy test") rather than
     being the thing itself ("olives on pizza")."""
-    # Words with a clause mark kept as a word of its own: "allergy, so" ends the phrase.
-    words = [
-        re.sub(r"'s$|'$", "", w) for w in re.findall(r"[a-z0-9][a-z0-9'-]*|[,;:.!?()]", fold(fact))
-    ]
+    words = _words(fact, marks=True)  # a clause mark ends the phrase: "allergy, so"
     places = [i for i, w in enumerate(words) if _lemma(w) == head]
     if not places:
         return True
@@ -994,8 +1009,7 @@ def holds_a_value(retraction: Retraction | None) -> bool:
 def _own_part(fact: str, subject: str) -> str | None:
     """``fact`` from the first thing of the subject's it names on ("The doctor bumped
     Maya's sertraline up" -> "Maya's sertraline up"), or None."""
-    whose = rf"{re.escape(subject)}'s|" if subject else ""
-    found = re.search(rf"\b(?:{whose}my|our)\s", fact, re.IGNORECASE)
+    found = re.search(rf"\b{_mine(subject)}\s", fact, re.IGNORECASE)
     return fact[found.start() :] if found else None
 
 
