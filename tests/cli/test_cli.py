@@ -78,6 +78,22 @@ def test_reindex_restores_and_shows_a_statement_merged_as_a_repeat(
     assert json.loads(out)["statements_restored"] == 0
 
 
+@pytest.mark.slow
+def test_add_shows_what_an_ending_kept_of_the_memory_it_closed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOGICMEM_EMBEDDER", "minilm")  # the endings' thresholds were set on it
+    monkeypatch.setenv("LOGICMEM_VISIBILITY_ENABLED", "false")  # not read here
+    _run(capsys, "add", "I take 20 mg of lisinopril and I'm allergic to penicillin.",
+         "--user", "Ana", "--time", "2024-01-10")  # fmt: skip
+    code, out, _ = _run(capsys, "add", "I stopped taking lisinopril.", "--user", "Ana",
+                        "--time", "2024-03-01")  # fmt: skip
+    [kept] = [line for line in out.splitlines() if "kept from" in line]
+    assert code == 0 and kept.startswith("+ Ana is allergic to penicillin.")
+    listed = [m["text"] for m in json.loads(_run(capsys, "list", "--user", "Ana", "--json")[1])]
+    assert listed == ["Ana stopped taking lisinopril.", "Ana is allergic to penicillin."]
+
+
 def test_context_shows_what_time_has_changed_since_a_memory_was_said(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

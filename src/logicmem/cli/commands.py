@@ -122,7 +122,9 @@ def add(args: argparse.Namespace) -> int:
         emit_json(result.to_dict())
     else:
         for entry in result.added:
-            print(f"+ {entry.text}  ({entry.category}, id {entry.id[:8]})")
+            kept = entry.metadata.get("kept_from")
+            how = f", kept from {str(kept)[:8]}" if kept else ""
+            print(f"+ {entry.text}  ({entry.category}, id {entry.id[:8]}{how})")
         for memory_id in result.superseded:
             print(f"~ superseded {memory_id[:8]}")
         if not result.added:

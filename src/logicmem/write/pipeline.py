@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from itertools import groupby
 from typing import Any
 
@@ -30,6 +31,7 @@ from logicmem.write.base import (
 )
 from logicmem.write.categorize import PrototypeCategorizer
 from logicmem.write.novelty import adds_information
+from logicmem.write.remainder import rest
 from logicmem.write.retract import detect, holds_a_value, restatable, retracted
 from logicmem.write.supersede import conflicts, measures, slots_of
 
@@ -238,16 +240,22 @@ class WritePipeline:
                 # candidate's neighbours for each one grew with the store (~50 x batch).
                 near = {m: existing[m] for m, _ in neighbours[i] if m in existing}
                 newer = self._replaced_by(entry, near, added)
+                kept = None
                 if newer is not None:
-                    # An older statement arriving late: valid only until the newer one began.
+                    # An older statement arriving late: valid only until the newer one began,
+                    # but for what of it the newer one does not end.
                     entry.valid_until = newer.valid_from or newer.said_at
                     entry.superseded_by = newer.id
-                self.store.add_memory(entry, vectors[i], {"extractor": result.extractor})
+                    kept = self._rest_of(entry, self._ended_by(entry, newer))
+                detail = {"extractor": result.extractor} | ({"kept": kept.id} if kept else {})
+                self.store.add_memory(entry, vectors[i], detail)
                 result.added.append(entry)
                 added.append((entry, vectors[i]))
+                if kept is not None and entry.valid_until is not None:
+                    self._keep(kept, entry, entry.valid_until, added, result)
                 if slots or measures(entry.text):
-                    result.superseded.extend(self._supersede(entry, existing, added))
-                result.superseded.extend(self._retract(entry, near, added))
+                    result.superseded.extend(self._supersede(entry, existing, added, result))
+                result.superseded.extend(self._retract(entry, near, added, result))
             self._merge(merged, result)
             self.store.finish_turns(turns)
         # The hooks index what was committed, outside the write lock (they call models);
@@ -288,9 +296,11 @@ class WritePipeline:
         entry: MemoryEntry,
         existing: dict[str, MemoryEntry],
         added: list[tuple[MemoryEntry, np.ndarray]],
+        result: AddResult,
     ) -> list[str]:
         """Mark older memories of the same subject as superseded where ``entry`` gives a
-        slot a new value (``conflicts``: a listed slot, or a changed measurement)."""
+        slot a new value (``conflicts``: a listed slot, or a changed measurement); what
+        else such a memory said stays (``_rest_of``)."""
         subject = entry.metadata.get("subject")
         older = [m for m in existing.values() if m.status == "active"]
         older += [m for m, _ in added if m.id != entry.id and m.status == "active"]
@@ -302,9 +312,15 @@ class WritePipeline:
                 continue  # an older statement arriving late does not replace a newer one
             slots = conflicts(entry.text, old.text)
             if slots:
-                self.store.supersede(old.id, entry.id, {"slots": slots})
+                kept = self._rest_of(old, lambda t: bool(conflicts(entry.text, t)))
+                self.store.supersede(
+                    old.id, entry.id, {"slots": slots} | ({"kept": kept.id} if kept else {})
+                )
                 old.status = "superseded"
                 done.append(old.id)
+                if kept is not None:
+                    until = entry.valid_from or entry.said_at or entry.created_at
+                    self._keep(kept, old, until, added, result)
         return done
 
     def _replaced_by(
@@ -317,32 +333,51 @@ class WritePipeline:
         late: one giving a slot a new value, one retracting it ("quit smoking" in June for
         "smokes" said in January), or, when ``entry`` is itself a retraction, one restating
         what it ended."""
-        subject, embed = _subject(entry), self.embedder.embed
-        own = detect(entry.text, subject)
-        valued = bool(entry.metadata.get("slots")) or measures(entry.text)
-        later = []
-        for other in _same_subject(entry, existing, added):
-            if not _said_before(entry, other):
-                continue
-            if valued and conflicts(other.text, entry.text):
-                later.append(other)
-                continue
-            retraction = detect(other.text, subject)
-            if retraction is not None:
-                if retracted(retraction, subject, [entry], embed):
-                    later.append(other)
-            elif restatable(own) and retracted(own, subject, [other], embed):
-                later.append(other)  # "quit smoking" (Jan) after "smokes again" (Jun)
+        later = [
+            other
+            for other in _same_subject(entry, existing, added)
+            if _said_before(entry, other) and self._ends_later(entry, other)
+        ]
         return min(later, key=lambda m: m.said_at or "") if later else None
+
+    def _ended_by(self, old: MemoryEntry, entry: MemoryEntry) -> Callable[[str], bool]:
+        """Whether ``entry`` ends a part of ``old`` (a clause, as text): as a retraction of
+        it, or, where ``old`` is a retraction, by restating what it ended."""
+        subject, embed = _subject(old), self.embedder.embed
+        own = detect(entry.text, subject)
+
+        def ends(part: str) -> bool:
+            if own is not None:
+                return bool(retracted(own, subject, [replace(old, text=part)], embed))
+            if (slots_of(part) or measures(part)) and conflicts(entry.text, part):
+                return True
+            ended = detect(part, subject)
+            return restatable(ended) and bool(retracted(ended, subject, [entry], embed))
+
+        return ends
+
+    def _ends_later(self, entry: MemoryEntry, other: MemoryEntry) -> bool:
+        """Whether ``other``, said after ``entry``, ends it (see ``_replaced_by``)."""
+        subject, embed = _subject(entry), self.embedder.embed
+        if (slots_of(entry.text) or measures(entry.text)) and conflicts(other.text, entry.text):
+            return True
+        retraction = detect(other.text, subject)
+        if retraction is not None:
+            return bool(retracted(retraction, subject, [entry], embed))
+        own = detect(entry.text, subject)
+        # "quit smoking" (Jan) after "smokes again" (Jun)
+        return restatable(own) and bool(retracted(own, subject, [other], embed))
 
     def _retract(
         self,
         entry: MemoryEntry,
         existing: dict[str, MemoryEntry],
         added: list[tuple[MemoryEntry, np.ndarray]],
+        result: AddResult,
     ) -> list[str]:
         """Close what ``entry`` ends (``retract``): the facts it retracts, or, when it
-        restates a fact, the retractions said before it that ended that fact."""
+        restates a fact, the retractions said before it that ended that fact; what else
+        such a memory said stays (``_rest_of``)."""
         subject, embed = _subject(entry), self.embedder.embed
         own = detect(entry.text, subject)
         older = [m for m in _same_subject(entry, existing, added) if not _said_before(entry, m)]
@@ -361,14 +396,18 @@ class WritePipeline:
                 ended += [(old, sim, "restated") for _, sim in found]
         until = entry.valid_from or entry.said_at or entry.created_at
         for old, sim, cue in ended:
+            kept = self._rest_of(old, self._ended_by(old, entry))
             self.store.close_memory(
                 old.id,
                 until=until,
                 by=entry.id,
                 event="RETRACT",
-                detail={"cue": cue, "similarity": round(sim, 3)},
+                detail={"cue": cue, "similarity": round(sim, 3)}
+                | ({"kept": kept.id} if kept else {}),
             )
             old.status, old.valid_until, old.superseded_by = "superseded", until, entry.id
+            if kept is not None:
+                self._keep(kept, old, until, added, result)
         closed = [old.id for old, _, _ in ended]
         if own is not None and own.kind == "forget":
             # The request names what the user asked to forget: it leaves retrieval too.
@@ -382,6 +421,44 @@ class WritePipeline:
             entry.status, entry.valid_until, entry.superseded_by = "superseded", until, entry.id
             closed.append(entry.id)
         return closed
+
+    def _rest_of(self, old: MemoryEntry, ends: Callable[[str], bool]) -> MemoryEntry | None:
+        """What ``old`` still says once a later statement ends part of it: the clauses
+        ``ends`` leaves standing (``remainder.rest``), as a memory not yet stored, or None
+        when all of it ends. "Maya stopped taking lisinopril" ends "Maya takes lisinopril
+        and is allergic to penicillin", and the allergy stays."""
+        text = rest(old.text, _subject(old), ends)
+        if text is None:
+            return None
+        metadata = {k: v for k, v in old.metadata.items() if k != "slots"}
+        slots = slots_of(text)
+        return MemoryEntry(
+            id=uuid.uuid4().hex,
+            user_id=old.user_id,
+            agent_id=old.agent_id,
+            run_id=old.run_id,
+            text=text,
+            said_at=old.said_at,
+            session_id=old.session_id,
+            source_turns=list(old.source_turns),
+            metadata=metadata | {"kept_from": old.id} | ({"slots": slots} if slots else {}),
+        )
+
+    def _keep(
+        self,
+        kept: MemoryEntry,
+        old: MemoryEntry,
+        since: str,
+        added: list[tuple[MemoryEntry, np.ndarray]],
+        result: AddResult,
+    ) -> None:
+        """Store ``kept`` (``_rest_of``), valid from ``since``, when ``old`` stopped being."""
+        vector = self.embedder.embed([kept.text])
+        kept.category = self.categorizer.categorize([kept.text], vector)[0]
+        kept.valid_from = since
+        self.store.add_memory(kept, vector[0], {"extractor": "remainder", "kept_from": old.id})
+        result.added.append(kept)
+        added.append((kept, vector[0]))
 
     def _merge(self, merged: dict[str, list[Candidate]], result: AddResult) -> None:
         """Add the turns of candidates judged repeats to the memories they repeat; the
@@ -493,7 +570,7 @@ class WritePipeline:
         return out
 
 
-RESERVED_METADATA = ("subject", "slots")
+RESERVED_METADATA = ("subject", "slots", "kept_from")
 
 
 def _caller_metadata(

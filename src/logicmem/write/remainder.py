@@ -1,0 +1,195 @@
+"""What a memory still says once a later statement ended part of it.
+
+One message often tells several facts, and the rules extractor keeps a whole thought as
+one memory: "Maya takes 20 mg of lisinopril every morning and Maya is allergic to
+penicillin." When "I stopped taking lisinopril" ends that memory, the allergy must not
+end with it. ``rest`` splits a memory into its clauses, asks the caller which of them the
+later statement ends, and returns the others as a memory text of their own; the write
+path stores it in the closed memory's place (``WritePipeline._keep_rest``).
+
+A clause is split off only where the text plainly starts a new one: a sentence, or a
+comma, "and", "but", "so" or a semicolon followed by a subject and a verb ("..., she uses
+a walker") or by a verb that shares the subject before it ("lives in Boston and works at
+Google"). A pronoun takes that subject ("she" -> "Maya's mom"). What follows "so" or "which
+is why", and a sentence that leans on the one before ("That was ..."), depends on what
+came before and ends with it. Anything else stays one clause, so a memory the caller finds
+ended as a whole but in no clause alone is closed whole, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from logicmem.routes.rulemem.facts import verbish
+from logicmem.routes.visible.text import word_form
+from logicmem.write.rules import leans_back, reported, split_sentences
+
+# "(last month = February 2026; yesterday = 2 March 2026)": the date hints of ``date_hint``.
+_HINTS = re.compile(r"\s*\((?P<hints>[^()]*?\s=\s[^()]*)\)")
+_REPLY = re.compile(r'\s*\(in reply to ".*"\)\s*$')
+# Where a clause may start inside a sentence, and the word that links it to the one before.
+_JOINT = re.compile(
+    r"\s*(?:;|,|\s-\s|\s[\u2013\u2014]\s)\s*(?P<a>(?:and|but|so|which is why|that's why)\b)?\s*"
+    r"|\s+(?P<b>and|but|so)\s+",
+    re.IGNORECASE,
+)
+# A link after which the clause follows from the one before: it ends with it.
+_CONSEQUENCE = frozenset(["so", "which is why", "that's why"])
+_PRONOUNS = frozenset(["he", "she", "they", "it"])
+_SUBJECT_WORDS = 5  # words a subject may take before its verb ("Maya and family's dog Rex is")
+# Words that end a subject without a verb: it is no clause of its own.
+_NOT_SUBJECT_WORDS = (
+    "a an the this that these those his her their its my our your to of in on at for with "
+    "from by as if when who which what where why how not also still just really always "
+    "never often usually now only very"
+)
+_NOT_SUBJECT = frozenset(_NOT_SUBJECT_WORDS.split())
+
+
+@dataclass(frozen=True)
+class Clause:
+    text: str  # as it stands alone: its subject said, no closing mark
+    subject: str  # the words before its verb
+    follows: bool  # it follows from the clause before ("so ...", a sentence leaning back)
+
+
+def _subject_of(words: list[str], name: str) -> int:
+    """The index of the verb when ``words`` start with a subject and a verb ("Maya's
+    daughter Mia is 7", "she uses a walker", "Maya and family carry ..."), else 0."""
+    if not words:
+        return 0
+    first = words[0].lower()
+    opener = (
+        first in _PRONOUNS
+        or (bool(name) and first in (name.lower(), f"{name.lower()}'s"))
+        or words[0][:1].isupper()
+    )
+    if not opener:
+        return 0
+    for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
+        word, before = words[i], words[i - 1].lower()
+        if _finite(word, before):
+            return i
+        if not re.fullmatch(r"[\w'-]+", word) or word.lower() in _NOT_SUBJECT:
+            return 0
+    return 0
+
+
+def _finite(word: str, before: str) -> bool:
+    """Whether ``word`` reads as the verb after ``before``: a listed verb or a past form,
+    or, right after a plain subject (a name, "she", "family"), any word in the verb's
+    place ("Maya carries", "they carry"); not after a possessive ("Maya's kids")."""
+    bare = word.lower()
+    if verbish(word) or word_form(bare) == "past":
+        return True
+    if not bare.isalpha() or bare in _NOT_SUBJECT or before.endswith("'s"):
+        return False
+    if before in ("they", "family", "we"):
+        return True
+    return before[:1].isalpha() and bare.endswith("s") and not bare.endswith(("ss", "us", "is"))
+
+
+def _split(sentence: str, name: str, previous: str) -> list[Clause]:
+    """A sentence's clauses, each with its subject said; ``previous`` is the subject of
+    the clause before the sentence."""
+    pieces: list[tuple[str, int, int]] = []  # (link, start, end)
+    start, link = 0, ""
+    for joint in _JOINT.finditer(sentence):
+        after = sentence[joint.end() :].split()
+        said = joint.group("a") or joint.group("b") or ""
+        own = _subject_of(after, name)
+        shared = bool(said) and said.lower() in ("and", "but") and bool(after) and verbish(after[0])
+        if (own or shared) and sentence[start : joint.start()].strip():
+            pieces.append((link, start, joint.start()))
+            start, link = joint.end(), said.lower()
+    pieces.append((link, start, len(sentence)))
+    out: list[Clause] = []
+    last = 0  # where the sentence's last clause ends
+    for link, begin, end in pieces:
+        text = sentence[begin:end].strip().rstrip(".!?").strip()
+        words = text.split()
+        verb = _subject_of(words, name)
+        before = out[-1].subject if out else previous
+        pronoun = bool(verb) and words[0].lower() in _PRONOUNS
+        if pronoun:
+            before = _antecedent(words[0].lower(), before, name)
+        if out and not before and (not verb or pronoun):
+            # Nothing it can stand on alone ("she ..." of someone not said, a verb of no
+            # subject read): it stays part of the clause before, as written.
+            joined = out[-1].text + sentence[last:end].rstrip().rstrip(".!?")
+            out[-1] = Clause(joined, out[-1].subject, out[-1].follows)
+            last = end
+            continue
+        if pronoun and before:
+            text, subject = " ".join([before, *words[1:]]), before
+        elif pronoun:  # a sentence of its own, whose "she" was not read
+            subject = ""
+        elif verb:
+            subject = " ".join(words[:verb])
+        else:  # a verb that shares the subject before it
+            text, subject = (f"{before} {text}" if out else text), before
+        out.append(Clause(text, subject, link in _CONSEQUENCE))
+        last = end
+    return out
+
+
+def _antecedent(pronoun: str, subject: str, name: str) -> str:
+    """The subject before that ``pronoun`` stands for, or "" when it may stand for
+    someone else: the memory's person says "I" (written as their name), so "she" after
+    "Maya takes ..." is another woman; "they" stands only for a plural ("Maya's kids")."""
+    bare = subject.lower()
+    if not subject or (name and bare in (name.lower(), f"{name.lower()} and family")):
+        return ""
+    if pronoun == "they":
+        plural = (bare.endswith("s") and not bare.endswith("'s")) or " and " in bare
+        return subject if plural else ""
+    return subject
+
+
+def clauses(text: str, name: str) -> list[Clause]:
+    """The clauses of a memory's own words (no date hints, no question it answers, no
+    "Maya said:"), each as it stands alone; ``name`` is the memory's person."""
+    out: list[Clause] = []
+    for sentence in split_sentences(text):
+        found = _split(sentence, name, out[-1].subject if out else "")
+        if out and leans_back(sentence):
+            found[0] = Clause(found[0].text, found[0].subject, True)
+        out += found
+    return out
+
+
+def rest(text: str, name: str, ends: Callable[[str], bool]) -> str | None:
+    """What of memory ``text`` stands once a statement that ends part of it is said: the
+    clauses ``ends`` does not end (nor follow from one it ends), as a memory text, with
+    the date hints of the words they keep, the question answered and who said it. None
+    when the whole memory ends: ``ends`` ends no clause alone, or every one."""
+    reply = _REPLY.search(text)
+    body = text[: reply.start()] if reply else text
+    hints = [h.strip() for found in _HINTS.finditer(body) for h in found.group("hints").split(";")]
+    body = _HINTS.sub("", body)
+    told = reported(body)
+    lead = f"{told[0]} said: " if told else ""
+    parts = clauses(told[1] if told else body, name)
+    if len(parts) < 2:
+        return None
+    ended: list[bool] = []
+    for part in parts:
+        ended.append((part.follows and bool(ended) and ended[-1]) or ends(lead + part.text))
+    if not any(ended) or all(ended):
+        return None
+    kept = [p.text for p, gone in zip(parts, ended, strict=True) if not gone]
+    said = " ".join(f"{_capital(k, name)}." for k in kept)
+    still = [h for h in hints if h.split(" = ")[0].lower() in said.lower()]
+    tail = f" ({'; '.join(still)})" if still else ""
+    return f"{lead}{said}{tail}{reply.group() if reply else ''}"
+
+
+def _capital(clause: str, name: str) -> str:
+    """A clause as a sentence starts: capitalised, unless it starts with the name as the
+    user spelled it."""
+    first = clause.split()[0] if clause.split() else ""
+    if name and first.lower() in (name.lower(), f"{name.lower()}'s"):
+        return clause
+    return clause[:1].upper() + clause[1:]

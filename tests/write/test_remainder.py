@@ -1,0 +1,187 @@
+"""What a memory still says once a later statement ended part of it.
+
+The clause reading and ``rest`` are tested on their own (no model); the write path runs
+the real MiniLM embedder, on which the retraction thresholds were set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from logicmem import Memory
+from logicmem.models.embed.minilm import MiniLMEmbedder
+from logicmem.types import MemoryEntry
+from logicmem.write.remainder import clauses, rest
+
+
+def _texts(text: str) -> list[str]:
+    return [c.text for c in clauses(text, "Maya")]
+
+
+# -- clauses --------------------------------------------------------------------------------
+def test_a_clause_starts_with_a_subject_and_a_verb_or_a_verb_that_shares_one() -> None:
+    assert _texts("Maya takes 20 mg of lisinopril and Maya is allergic to penicillin.") == [
+        "Maya takes 20 mg of lisinopril",
+        "Maya is allergic to penicillin",
+    ]
+    assert _texts("Maya lives in Boston and works at a bakery.") == [
+        "Maya lives in Boston",
+        "Maya works at a bakery",
+    ]
+    assert _texts("Maya's daughter Ava is 7 and she plays the violin.") == [
+        "Maya's daughter Ava is 7",
+        "Maya's daughter Ava plays the violin",
+    ]
+    # Two sentences are two clauses; a pronoun takes the subject of the one before.
+    assert _texts("Maya's car is old. It needs new brakes.") == [
+        "Maya's car is old",
+        "Maya's car needs new brakes",
+    ]
+
+
+def test_what_cannot_stand_alone_stays_with_the_clause_before() -> None:
+    # Lists, objects and verbs of no subject read are not clauses.
+    assert _texts("Maya likes hiking and camping with friends.") == [
+        "Maya likes hiking and camping with friends"
+    ]
+    assert _texts("Maya's kids are 5 and 9.") == ["Maya's kids are 5 and 9"]
+    # Maya says "I": "she" after Maya's own clause is someone else, not read as Maya.
+    assert _texts("Maya met Lena at work and she is a pilot.") == [
+        "Maya met Lena at work and she is a pilot"
+    ]
+    # "they" stands only for a plural.
+    assert _texts("Maya has two kids, and they love soccer.") == [
+        "Maya has two kids, and they love soccer"
+    ]
+    assert _texts("Maya's parents are retired and they live in Porto.") == [
+        "Maya's parents are retired",
+        "Maya's parents live in Porto",
+    ]
+
+
+def test_a_consequence_follows_from_the_clause_before() -> None:
+    found = clauses("Maya's son has a peanut allergy, so Maya carries an EpiPen.", "Maya")
+    assert [c.text for c in found] == ["Maya's son has a peanut allergy", "Maya carries an EpiPen"]
+    assert [c.follows for c in found] == [False, True]
+
+
+# -- rest -----------------------------------------------------------------------------------
+def test_rest_keeps_the_clauses_not_ended() -> None:
+    text = "Maya takes 20 mg of lisinopril every morning and Maya is allergic to penicillin."
+    assert rest(text, "Maya", lambda c: "lisinopril" in c) == "Maya is allergic to penicillin."
+
+
+def test_rest_is_none_when_nothing_or_everything_ends_alone() -> None:
+    text = "Maya takes metformin and Maya walks every evening."
+    assert rest(text, "Maya", lambda c: False) is None
+    assert rest(text, "Maya", lambda c: True) is None
+    assert rest("Maya takes metformin.", "Maya", lambda c: True) is None
+
+
+def test_what_follows_from_an_ended_clause_ends_with_it() -> None:
+    text = "Maya's son has a peanut allergy, so Maya carries an EpiPen. Maya rides to work."
+    assert rest(text, "Maya", lambda c: "allergy" in c) == "Maya rides to work."
+    # A sentence that leans on the one before it ends with it too.
+    text = "Maya works nights at the hospital. That is hard on Maya. Maya plays chess."
+    assert rest(text, "Maya", lambda c: "nights" in c) == "Maya plays chess."
+
+
+def test_rest_keeps_the_date_hints_of_its_words_the_question_and_the_speaker() -> None:
+    text = (
+        "Maya's mom moved in with Maya last month, she uses a cane since her fall. "
+        "(last month = March 2026)"
+    )
+    assert rest(text, "Maya", lambda c: "cane" in c) == (
+        "Maya's mom moved in with Maya last month. (last month = March 2026)"
+    )
+    assert rest(text, "Maya", lambda c: "moved" in c) == "Maya's mom uses a cane since her fall."
+    answered = 'Maya walks to work and Maya swims on Fridays. (in reply to "Do you exercise?")'
+    assert rest(answered, "Maya", lambda c: "swims" in c) == (
+        'Maya walks to work. (in reply to "Do you exercise?")'
+    )
+    quoted = "Maya said: Tom quit his job and Tom plays in a band."
+    assert rest(quoted, "Maya", lambda c: "job" in c) == "Maya said: Tom plays in a band."
+
+
+def test_rest_asks_about_each_clause_as_the_memory_would_say_it() -> None:
+    asked: list[str] = []
+    rest("Maya said: Tom quit his job and Tom plays in a band.", "Maya", asked.append)  # type: ignore[arg-type]
+    assert asked == ["Maya said: Tom quit his job", "Maya said: Tom plays in a band"]
+
+
+# -- the write path -------------------------------------------------------------------------
+@pytest.fixture
+def mem(tmp_path: Path, minilm_embedder: MiniLMEmbedder) -> Iterator[Memory]:
+    config = {
+        "llm": {"provider": "none"},
+        "extract": {"mode": "rules"},
+        "visibility": {"enabled": False},
+    }
+    m = Memory(tmp_path / "r.db", embedder=minilm_embedder, config=config)
+    yield m
+    m.close()
+
+
+def _said(mem: Memory, text: str, when: str) -> MemoryEntry:
+    return mem.add(text, user_id="Maya", timestamp=when).added[0]
+
+
+def _current(mem: Memory) -> list[str]:
+    return [m.text for m in mem.get_all(user_id="Maya")]
+
+
+@pytest.mark.slow
+def test_stopping_a_drug_keeps_the_allergy_said_with_it(mem: Memory) -> None:
+    both = _said(mem, "I take 20 mg of lisinopril and I'm allergic to penicillin.", "2026-03-02")
+    stopped = mem.add("I stopped taking lisinopril.", user_id="Maya", timestamp="2026-05-02")
+    [kept] = [m for m in stopped.added if m.metadata.get("kept_from") == both.id]
+    assert kept.text == "Maya is allergic to penicillin."
+    assert both.id in stopped.superseded
+    assert _current(mem) == ["Maya stopped taking lisinopril.", kept.text]
+    # Before the ending the whole memory held; after it, the part that still holds.
+    before = [m.text for m in mem.get_all(user_id="Maya", as_of="2026-04-01")]
+    after = [m.text for m in mem.get_all(user_id="Maya", as_of="2026-06-01")]
+    assert before == [both.text] and kept.text in after and both.text not in after
+    stored = mem.get(kept.id, user_id="Maya")
+    assert (stored.said_at, stored.source_turns) == (both.said_at, both.source_turns)
+    [closed] = [h for h in mem.history(both.id, user_id="Maya") if h["event"] == "RETRACT"]
+    assert closed["detail"]["kept"] == kept.id
+    hits = [h.id for h in mem.search("penicillin allergy", user_id="Maya", k=3).hits]
+    assert kept.id in hits and both.id not in hits
+
+
+@pytest.mark.slow
+def test_a_new_value_keeps_what_else_the_memory_said(mem: Memory) -> None:
+    _said(mem, "I live in Boston and work at a bakery as a pastry chef.", "2026-01-05")
+    _said(mem, "My mom moved in with us, she uses a walker since her hip surgery.", "2026-02-01")
+    mem.add("I moved to Denver.", user_id="Maya", timestamp="2026-04-01")
+    mem.add("Mom doesn't need the walker anymore!", user_id="Maya", timestamp="2026-05-01")
+    now = _current(mem)
+    assert "Maya works at a bakery as a pastry chef." in now
+    assert "Maya's mom moved in with Maya and family." in now
+    assert not [t for t in now if "Boston" in t or "uses a walker" in t]
+
+
+@pytest.mark.slow
+def test_a_statement_arriving_late_keeps_what_the_newer_one_does_not_end(mem: Memory) -> None:
+    _said(mem, "I stopped taking lisinopril.", "2026-05-02")
+    late = mem.add(
+        "I take 20 mg of lisinopril and I'm allergic to penicillin.",
+        user_id="Maya",
+        timestamp="2026-03-02",
+    )
+    whole, kept = late.added
+    assert whole.status == "superseded" and kept.metadata["kept_from"] == whole.id
+    assert kept.valid_from == "2026-05-02T00:00:00"
+    assert _current(mem) == ["Maya stopped taking lisinopril.", "Maya is allergic to penicillin."]
+
+
+@pytest.mark.slow
+def test_an_ending_that_needs_the_whole_memory_closes_it_whole(mem: Memory) -> None:
+    # Nothing of it is a clause the ending ends alone: it closes as before.
+    _said(mem, "Our dog Rex is 12 now and has arthritis, so short walks only.", "2026-01-03")
+    mem.add("Sad news: Rex passed away last night.", user_id="Maya", timestamp="2026-04-02")
+    assert not [t for t in _current(mem) if "arthritis" in t]
