@@ -11,14 +11,19 @@ end nothing: a fact closed by mistake is lost to every route.
 Each row of ``benchmarks/data/updates_eval.jsonl`` (see its README section) holds earlier
 ``facts``, each written as its own message on its own day, then the message ``said`` a
 day later, through the library's write path (no LLM: the rule extractor; one user per
-row), and ``ends``, the facts that no longer hold after it. A fact is *closed* when none
-of the memories written for it is current. Reported per ``kind``:
+row), and ``ends``, the facts that no longer hold after it. A fact is *closed* when no
+current memory was written from its message (a part an ending left of it is one).
+Reported per ``kind``:
 
 - ``ended``: facts of ``ends`` closed, of all in ``ends`` (recall);
 - ``closed wrongly``: other facts closed, of all other facts (must be 0);
 - ``rows right``: rows where exactly the facts of ``ends`` were closed;
 - ``request kept``: for a request to forget, rows where a memory of the request itself is
-  still current (it names what was to be forgotten).
+  still current (it names what was to be forgotten);
+- ``part kept`` and ``part ended``, for rows whose message ends one part of a fact that
+  told several (``keeps``: phrases some current memory written for the facts must still
+  say; ``stale``: phrases none may say; matched case-insensitively): the phrases of
+  ``keeps`` still said, and those of ``stale`` no longer said, of all.
 
 Facts that stored no memory are counted apart (``not stored``) and left out of both
 rates. Runs offline on the embedded defaults. Run:
@@ -52,6 +57,11 @@ def _valid(row: dict[str, Any]) -> bool:
         and isinstance(row.get("ends"), list)
         and all(isinstance(i, int) and 0 <= i < len(facts) for i in row["ends"])
         and isinstance(row.get("kind"), str)
+        and all(
+            isinstance(row.get(key, []), list)
+            and all(isinstance(p, str) and p.strip() for p in row.get(key, []))
+            for key in ("keeps", "stale")
+        )
     )
 
 
@@ -63,7 +73,8 @@ def load(path: Path) -> list[dict[str, Any]]:
             if not _valid(row):
                 sys.exit(
                     f"{path}:{number}: needs facts (a list of strings), said (a string), "
-                    "ends (indices into facts) and kind (a string)"
+                    "ends (indices into facts) and kind (a string); keeps and stale, where "
+                    "given, are lists of phrases"
                 )
             rows.append(row)
     except InputError as exc:
@@ -78,17 +89,24 @@ def written(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     with scratch_memory("updates") as mem:
         for i, row in enumerate(rows):
             user = f"user-{i}"
-            ids = []
+            stored, turns = [], []
             for day, fact in enumerate(row["facts"], 1):
-                added = mem.add(fact, user_id=user, timestamp=f"2024-03-{day:02d}").added
-                ids.append([m.id for m in added])
+                result = mem.add(fact, user_id=user, timestamp=f"2024-03-{day:02d}")
+                stored.append(bool(result.added))
+                turns.append(set(result.turns))
             said = mem.add(row["said"], user_id=user, timestamp="2024-03-20").added
-            current = {m.id for m in mem.get_all(user_id=user)}
+            now = mem.get_all(user_id=user)
+            current = {m.id for m in now}
+            # What is current of each fact's message: a part an ending left of it counts.
+            of = [[m for m in now if t & set(m.source_turns)] for t in turns]
+            told = " | ".join(m.text for ms in of for m in ms).lower()
             out.append(
                 {
-                    "stored": [bool(m) for m in ids],
-                    "closed": [bool(m) and not set(m) & current for m in ids],
+                    "stored": stored,
+                    "closed": [s and not ms for s, ms in zip(stored, of, strict=True)],
                     "request_current": any(m.id in current for m in said),
+                    "kept": [p.lower() in told for p in row.get("keeps", [])],
+                    "stale": [p.lower() in told for p in row.get("stale", [])],
                 }
             )
     return out
@@ -111,6 +129,10 @@ def score(rows: list[dict[str, Any]], results: list[dict[str, Any]]) -> dict[str
                     "not_stored": 0,
                     "requests": 0,
                     "request_kept": 0,
+                    "keeps": 0,
+                    "kept": 0,
+                    "stale": 0,
+                    "stale_gone": 0,
                 },
             )
             c["rows"] += 1
@@ -127,6 +149,11 @@ def score(rows: list[dict[str, Any]], results: list[dict[str, Any]]) -> dict[str
                     c["others"] += 1
                     c["closed_wrongly"] += int(closed)
                     right &= not closed
+            c["keeps"] += len(res["kept"])
+            c["kept"] += sum(res["kept"])
+            c["stale"] += len(res["stale"])
+            c["stale_gone"] += len(res["stale"]) - sum(res["stale"])
+            right &= all(res["kept"]) and not any(res["stale"])
             c["rows_right"] += int(right)
             if row["kind"] == "forget":
                 c["requests"] += 1
@@ -143,15 +170,19 @@ def main() -> None:
         print(json.dumps(table, indent=2))
         return
     print(f"{args.data.name}: {len(rows)} rows")
+    parts = table["all"]["keeps"] + table["all"]["stale"] > 0
     print(
-        "| kind | rows | rows right | ended | closed wrongly | not stored | request kept |\n"
-        "|---|---|---|---|---|---|---|"
+        "| kind | rows | rows right | ended | closed wrongly | not stored | request kept |"
+        + (" part kept | part ended |" if parts else "")
+        + "\n|---|---|---|---|---|---|---|"
+        + ("---|---|" if parts else "")
     )
     for kind, c in sorted(table.items(), key=lambda item: (item[0] == "all", item[0])):
         kept = f"{c['request_kept']} / {c['requests']}" if c["requests"] else ""
+        part = f" {c['kept']} / {c['keeps']} | {c['stale_gone']} / {c['stale']} |" if parts else ""
         print(
             f"| {kind} | {c['rows']} | {c['rows_right']} | {c['ended']} / {c['to_end']} | "
-            f"{c['closed_wrongly']} / {c['others']} | {c['not_stored']} | {kept} |"
+            f"{c['closed_wrongly']} / {c['others']} | {c['not_stored']} | {kept} |{part}"
         )
     if args.misses:
         for row, res in zip(rows, results, strict=True):
@@ -163,6 +194,10 @@ def main() -> None:
                 )
                 if stored and closed != (j in ends)
             ]
+            pairs = zip(row.get("keeps", []), res["kept"], strict=True)
+            wrong += [f"not kept: {p}" for p, k in pairs if not k]
+            pairs = zip(row.get("stale", []), res["stale"], strict=True)
+            wrong += [f"still said: {p}" for p, k in pairs if k]
             if wrong:
                 print(f"\n[{row['kind']}] said: {row['said']}")
                 for line in wrong:
