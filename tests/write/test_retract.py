@@ -274,6 +274,15 @@ def test_an_ending_is_of_the_one_who_ended() -> None:
                      "Maya has an egg allergy.")  # fmt: skip
     assert _ends("Maya said: Ava quit swimming.",
                  "Maya picks up Maya's daughter Ava from swim practice every Tuesday.")  # fmt: skip
+    # A name is matched as the ending's words are, whatever its stem ("Ivy" -> "ivi").
+    assert _ends("Maya said: Ivy quit violin.", "Maya's daughter Ivy takes violin lessons.")
+    assert not _ends("Maya said: Ivy quit violin.", "Maya's daughter Mia takes violin lessons.")
+
+
+def test_the_way_a_thing_is_done_is_the_thing() -> None:
+    assert _ends("Maya quit yoga.", "Maya takes yoga classes twice a week.")
+    assert _ends("Maya quit paleo.", "Maya follows a paleo diet.")
+    assert not _ends("Maya got over the flu.", "Maya got a flu shot.")
 
 
 def test_a_birth_ends_the_pregnancy_of_who_gave_birth() -> None:

@@ -871,10 +871,20 @@ def _current(fact: str, subject: str) -> bool:
     return bool(slots_of(fact)) or lemma(first) in _BEGINNING
 
 
+# Nouns of the way a thing is done, not another thing: "quit piano" ends "takes piano
+# lessons", "off keto" ends "is on a keto diet"; not "got over the flu", "got a flu shot".
+_DOING_WORDS = (
+    "lessons classes practice diet regimen routine medication meds pills tablets treatment "
+    "therapy sessions habit"
+)
+_DOING = frozenset(lemma(w) for w in _DOING_WORDS.split())
+
+
 def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
     """Whether every occurrence of ``head`` in ``fact`` only modifies a noun that follows
     ("olive" in "olive oil", "penicillin allergy" in "penicillin allergy test") rather than
-    being the thing itself ("olives on pizza")."""
+    being the thing itself ("olives on pizza", or the way it is done: "piano lessons",
+    ``_DOING``)."""
     words = _words(fact, marks=True)  # a clause mark ends the phrase: "allergy, so"
     places = [i for i, w in enumerate(words) if _lemma(w) == head]
     if not places:
@@ -890,6 +900,8 @@ def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
             return False
         if word_form(after) in ("past", "ing"):
             return False  # "a cat named Luna", "a bakery selling bread"
+        if _lemma(after) in _DOING:
+            return False
     return True
 
 
@@ -932,8 +944,10 @@ def _not_theirs(wanted: Sequence[str], fact: str, subject: str, shared: bool = F
     whose = _whose(fact, subject)
     if whose is None or whose in wanted:
         return False
-    if any(re.search(rf"\b{re.escape(whose)}\w*,?\s+{re.escape(w)}\b", fact, re.I) for w in wanted):
-        return False  # "Maya's son Theo ...", ended by what names Theo
+    # A name after the word for them, compared as the ending's words are (as lemmas).
+    named = (n.groups() for n in re.finditer(r"\b([\w-]+),?\s+([A-Z][\w'-]*)", fact))
+    if any(_lemma(fold(a)) == whose and _lemma(fold(b)) in wanted for a, b in named):
+        return False  # "Maya's son Theo ...", ended by what names Theo (or Ivy, as "ivi")
     return not (shared and _with_the_speaker(fact, subject))
 
 
