@@ -14,7 +14,7 @@ import pytest
 from logicmem import Memory
 from logicmem.models.embed.minilm import MiniLMEmbedder
 from logicmem.types import MemoryEntry
-from logicmem.write.remainder import clauses, rest
+from logicmem.write.remainder import clauses, parts, rest
 
 
 def _texts(text: str) -> list[str]:
@@ -112,6 +112,12 @@ def test_rest_asks_about_each_clause_as_the_memory_would_say_it() -> None:
     assert asked == ["Maya said: Tom quit his job", "Maya said: Tom plays in a band"]
 
 
+def test_parts_are_the_clauses_as_the_memory_says_them() -> None:
+    assert parts("Maya said: Tom sold his boat and Tom bought a van. (in reply to \"News?\")",
+                 "Maya") == ["Maya said: Tom sold his boat", "Maya said: Tom bought a van"]  # fmt: skip
+    assert parts("Maya sold Maya's boat last week. (last week = 2 March 2026)", "Maya") == []
+
+
 # -- the write path -------------------------------------------------------------------------
 @pytest.fixture
 def mem(tmp_path: Path, minilm_embedder: MiniLMEmbedder) -> Iterator[Memory]:
@@ -185,3 +191,15 @@ def test_an_ending_that_needs_the_whole_memory_closes_it_whole(mem: Memory) -> N
     _said(mem, "Our dog Rex is 12 now and has arthritis, so short walks only.", "2026-01-03")
     mem.add("Sad news: Rex passed away last night.", user_id="Maya", timestamp="2026-04-02")
     assert not [t for t in _current(mem) if "arthritis" in t]
+
+
+@pytest.mark.slow
+def test_an_ending_reaches_a_clause_of_someone_else_said_after_another(mem: Memory) -> None:
+    # The memory opens with the partner's fact: read whole, it is not the daughter's.
+    both = _said(mem, "My partner is a firefighter and my daughter Ivy takes piano lessons.",
+                 "2026-01-05")  # fmt: skip
+    mem.add("Ivy quit piano last month.", user_id="Maya", timestamp="2026-06-01")
+    assert mem.get(both.id, user_id="Maya").status == "superseded"
+    now = _current(mem)
+    assert "Maya's partner is a firefighter." in now
+    assert not [t for t in now if "piano lessons" in t]

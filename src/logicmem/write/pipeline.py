@@ -31,8 +31,8 @@ from logicmem.write.base import (
 )
 from logicmem.write.categorize import PrototypeCategorizer
 from logicmem.write.novelty import adds_information
-from logicmem.write.remainder import rest
-from logicmem.write.retract import detect, holds_a_value, restatable, retracted
+from logicmem.write.remainder import parts, rest
+from logicmem.write.retract import Retraction, detect, holds_a_value, restatable, retracted
 from logicmem.write.supersede import conflicts, measures, slots_of
 
 NEIGHBOURS = 50  # existing memories checked for duplicates and supersession per candidate
@@ -363,7 +363,10 @@ class WritePipeline:
             return True
         retraction = detect(other.text, subject)
         if retraction is not None:
-            return bool(retracted(retraction, subject, [entry], embed))
+            return bool(
+                retracted(retraction, subject, [entry], embed)
+                or _parts_ended(retraction, subject, [entry], embed)
+            )
         own = detect(entry.text, subject)
         # "quit smoking" (Jan) after "smokes again" (Jun)
         return restatable(own) and bool(retracted(own, subject, [other], embed))
@@ -386,7 +389,11 @@ class WritePipeline:
             # Not what itself ends something, unless it also states a new value (a changed
             # dose is the dose taken now: stopping the drug ends it too).
             facts = [m for m in older if (r := detect(m.text, subject)) is None or holds_a_value(r)]
-            ended = [(m, sim, own.cue) for m, sim in retracted(own, subject, facts, embed)]
+            found = retracted(own, subject, facts, embed)
+            if not (found and own.kind in ("correction", "change", "update")):  # one at most
+                done = {m.id for m, _ in found}
+                found += _parts_ended(own, subject, [m for m in facts if m.id not in done], embed)
+            ended = [(m, sim, own.cue) for m, sim in found]
         else:
             for old in older:
                 retraction = detect(old.text, subject)
@@ -584,6 +591,31 @@ def _caller_metadata(
     for reserved in RESERVED_METADATA:  # the write path's own keys
         out.pop(reserved, None)
     return out
+
+
+def _parts_ended(
+    retraction: Retraction,
+    subject: str,
+    facts: Sequence[MemoryEntry],
+    embed: Callable[[list[str]], np.ndarray],
+) -> list[tuple[MemoryEntry, float]]:
+    """The facts of several clauses that ``retraction`` ends in one of them, read alone,
+    though not as a whole: "Tom quit smoking" ends "Maya is diabetic and her husband Tom
+    smokes", whose first clause is Maya's (``remainder.parts``)."""
+    split = [
+        (m, replace(m, id=f"{m.id}#{i}", text=part))
+        for m in facts
+        for i, part in enumerate(parts(m.text, _subject(m)))
+    ]
+    if not split:
+        return []
+    whole = {part.id: m for m, part in split}
+    best: dict[str, tuple[MemoryEntry, float]] = {}
+    for part, sim in retracted(retraction, subject, [part for _, part in split], embed):
+        m = whole[part.id]
+        if m.id not in best or sim > best[m.id][1]:
+            best[m.id] = (m, sim)
+    return list(best.values())
 
 
 def _subject(entry: MemoryEntry) -> str:

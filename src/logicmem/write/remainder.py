@@ -160,30 +160,55 @@ def clauses(text: str, name: str) -> list[Clause]:
     return out
 
 
-def rest(text: str, name: str, ends: Callable[[str], bool]) -> str | None:
-    """What of memory ``text`` stands once a statement that ends part of it is said: the
-    clauses ``ends`` does not end (nor follow from one it ends), as a memory text, with
-    the date hints of the words they keep, the question answered and who said it. None
-    when the whole memory ends: ``ends`` ends no clause alone, or every one."""
+@dataclass(frozen=True)
+class _Memory:
+    """A memory's text in its layers: who said it, its clauses, its date hints and the
+    question it answers."""
+
+    lead: str  # "Maya said: " or ""
+    clauses: list[Clause]
+    hints: list[str]  # "last month = February 2026"
+    reply: str  # ' (in reply to "...")' or ""
+
+
+def _layers(text: str, name: str) -> _Memory:
     reply = _REPLY.search(text)
     body = text[: reply.start()] if reply else text
     hints = [h.strip() for found in _HINTS.finditer(body) for h in found.group("hints").split(";")]
     body = _HINTS.sub("", body)
     told = reported(body)
     lead = f"{told[0]} said: " if told else ""
-    parts = clauses(told[1] if told else body, name)
-    if len(parts) < 2:
+    said = clauses(told[1] if told else body, name)
+    return _Memory(lead, said, hints, reply.group() if reply else "")
+
+
+def parts(text: str, name: str) -> list[str]:
+    """Each clause of memory ``text`` as the memory would say it alone ("Maya said: Tom
+    plays in a band"); none for a memory of one clause."""
+    memory = _layers(text, name)
+    found = [memory.lead + c.text for c in memory.clauses]
+    return found if len(found) > 1 else []
+
+
+def rest(text: str, name: str, ends: Callable[[str], bool]) -> str | None:
+    """What of memory ``text`` stands once a statement that ends part of it is said: the
+    clauses ``ends`` does not end (nor follow from one it ends), as a memory text, with
+    the date hints of the words they keep, the question answered and who said it. None
+    when the whole memory ends: ``ends`` ends no clause alone, or every one."""
+    memory = _layers(text, name)
+    if len(memory.clauses) < 2:
         return None
     ended: list[bool] = []
-    for part in parts:
-        ended.append((part.follows and bool(ended) and ended[-1]) or ends(lead + part.text))
+    for part in memory.clauses:
+        follows = part.follows and bool(ended) and ended[-1]
+        ended.append(follows or ends(memory.lead + part.text))
     if not any(ended) or all(ended):
         return None
-    kept = [p.text for p, gone in zip(parts, ended, strict=True) if not gone]
+    kept = [p.text for p, gone in zip(memory.clauses, ended, strict=True) if not gone]
     said = " ".join(f"{_capital(k, name)}." for k in kept)
-    still = [h for h in hints if h.split(" = ")[0].lower() in said.lower()]
+    still = [h for h in memory.hints if h.split(" = ")[0].lower() in said.lower()]
     tail = f" ({'; '.join(still)})" if still else ""
-    return f"{lead}{said}{tail}{reply.group() if reply else ''}"
+    return f"{memory.lead}{said}{tail}{memory.reply}"
 
 
 def _capital(clause: str, name: str) -> str:
