@@ -279,6 +279,18 @@ def test_an_ending_is_of_the_one_who_ended() -> None:
     assert not _ends("Maya said: Ivy quit violin.", "Maya's daughter Mia takes violin lessons.")
 
 
+def test_more_ways_to_say_a_thing_ended() -> None:
+    assert _ends("Maya gave up on the guitar.", "Maya is learning guitar from videos.")
+    assert _ends("Maya's father-in-law is off the ventilator now.",
+                 "Maya's father-in-law is on a ventilator.")  # fmt: skip
+    assert not _ends("Maya's father-in-law is off the ventilator now.", "Maya is on a ventilator.")
+    # A job is where one works; whom a thing went to is not what ended.
+    assert _ends("Maya quit the bakery job.", "Maya works weekends at the bakery.")
+    assert not _ends("Maya quit the bakery job.", "Maya works at the hospital.")
+    assert _ends("Maya sold the boat to a neighbor.", "Maya keeps a boat at the marina.")
+    assert not _ends("Maya sold the boat to a neighbor.", "Maya's neighbor is a plumber.")
+
+
 def test_the_way_a_thing_is_done_is_the_thing() -> None:
     assert _ends("Maya quit yoga.", "Maya takes yoga classes twice a week.")
     assert _ends("Maya quit paleo.", "Maya follows a paleo diet.")

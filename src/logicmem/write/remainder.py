@@ -97,7 +97,7 @@ def _split(sentence: str, name: str, previous: str) -> list[Clause]:
     pieces: list[tuple[str, int, int]] = []  # (link, start, end)
     start, link = 0, ""
     for joint in _JOINT.finditer(sentence):
-        after = sentence[joint.end() :].split()
+        after = _spelled_out(sentence[joint.end() :]).split()
         said = joint.group("a") or joint.group("b") or ""
         own = _subject_of(after, name)
         shared = bool(said) and said.lower() in ("and", "but") and bool(after) and verbish(after[0])
@@ -108,7 +108,7 @@ def _split(sentence: str, name: str, previous: str) -> list[Clause]:
     out: list[Clause] = []
     last = 0  # where the sentence's last clause ends
     for link, begin, end in pieces:
-        text = sentence[begin:end].strip().rstrip(".!?").strip()
+        text = _spelled_out(sentence[begin:end].strip().rstrip(".!?").strip())
         words = text.split()
         verb = _subject_of(words, name)
         before = out[-1].subject if out else previous
@@ -133,6 +133,23 @@ def _split(sentence: str, name: str, previous: str) -> list[Clause]:
         out.append(Clause(text, subject, link in _CONSEQUENCE))
         last = end
     return out
+
+
+def _spelled_out(clause: str) -> str:
+    """A clause whose pronoun is contracted with its verb, spelled out ("she's on oxygen"
+    -> "she is on oxygen", "he's been" -> "he has been"), so the pronoun can be replaced."""
+    found = re.match(r"(?i)(he|she|it|they)(?:'|\u2019)(s|re|ve)\b\s*(\S*)", clause)
+    if found is None:
+        return clause
+    pronoun, short, after = found.groups()
+    if short == "re":
+        verb = "are"
+    elif short == "ve":
+        verb = "have"
+    else:  # "she's been", "he's moved": has
+        perfect = after.lower() in ("been", "got") or word_form(after.lower()) == "past"
+        verb = "has" if perfect else "is"
+    return f"{pronoun} {verb}{clause[found.end(2) :]}"
 
 
 def _antecedent(pronoun: str, subject: str, name: str) -> str:

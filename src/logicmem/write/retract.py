@@ -113,7 +113,8 @@ _TREATED = (
 # Only completed endings: a habit or a plan ("sells the scarves she knits", "is quitting
 # next month", "stops by on Fridays") ends nothing yet.
 _ENDING = (
-    r"quit|stopped|gave up|given up|sold|moved out of|moved away from|recovered from|"
+    r"quit|stopped|gave up on|given up on|gave up|given up|sold|moved out of|moved away from|"
+    r"recovered from|"
     r"got over|gotten over|outgrew|outgrown|grew out of|came off|come off|weaned off|"
     r"tapered off|broke up with|broken up with|split up with|divorced|retired from|"
     r"resigned from|stepped down from|dropped out of|withdrew from|graduated from|"
@@ -131,6 +132,8 @@ _ENDING = (
     r"left(?=\s+(?-i:[A-Z])[\w&.-]*(?:[\s,;!?]|\.?$))"
 )
 _CLAUSE_START = r"(?:^|[.;:!?,]\s*|\b(?:and|but|so|now)\s+)"
+# Endings that hand a thing to someone.
+_HANDED = re.compile(r"\b(?:gave|given|give|sold|sell|re-?home)", re.IGNORECASE)
 # Coming off something taken, not off work or a phone call.
 _OFF = re.compile(r"\boff\b", re.IGNORECASE)
 _NOT_TAKEN = re.compile(
@@ -420,6 +423,9 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
     found = re.search(lead + rf"(?P<cue>{_ENDING})\s+(?P<rest>.+)", text, flags)
     if found is not None:
         content = _cut(found.group("rest"))
+        if _HANDED.search(found.group("cue")):
+            # Who it went to is not what ended: "gave the piano away to my niece".
+            content = re.split(r"\s+(?:to|with)\s+", content, maxsplit=1)[0]
         if not content or _PREPOSITION.match(content):
             return None  # "stopped by the bakery" is a visit
         if len(content_lemmas(content, subject)) > MAX_ENDED_WORDS:
@@ -909,7 +915,8 @@ def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
 _KIN_WORDS = "|".join(
     sorted(
         {w for words in MEMBER_WORDS.values() for w in words.split()}
-        | {"sister", "brother", "kid", "kids", "children", "child", "sons", "daughters"},
+        | {"sister", "brother", "kid", "kids", "children", "child", "sons", "daughters"}
+        | {f"{w}-in-law" for w in ("mother", "father", "sister", "brother", "son", "daughter")},
         key=lambda w: (-len(w), w),
     )
 )
@@ -1005,6 +1012,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     have = set(content_lemmas(fact, subject))
     if set(wanted) & _LIGHT and (have & _LIGHT or valued or re.search(r"\bon\s+\w", fact)):
         wanted = tuple(w for w in wanted if w not in _LIGHT) or wanted
+    if set(wanted) & _JOB and "work" in have:
+        wanted = tuple(w for w in wanted if w not in _JOB) or wanted  # "quit the bakery job"
     if not set(wanted) <= have:
         return False
     if not retraction.verbal and _modifier_only(fact, wanted[-1], set(wanted)):
@@ -1031,6 +1040,8 @@ def _own_part(fact: str, subject: str) -> str | None:
 # cane", "stopped taking lisinopril" ends "is on lisinopril". Not *have* (see
 # ``content_lemmas``).
 _LIGHT = frozenset(["need", "use", "take", "wear"])
+# A job is where one works: "quit the bakery job" ends "works at the bakery".
+_JOB = frozenset(lemma(w) for w in ("job", "gig", "jobs"))
 # A condition said as an adjective is the condition: "allergic to milk", "milk allergy".
 _CONDITION_NOUN = {
     "allergic": "allergy", "diabetic": "diabetes", "asthmatic": "asthma",
@@ -1218,4 +1229,13 @@ def retracted(
             return []
         return [(lexical[best], float(sims[best]))]
     floor = MIN_FORGET_SIMILARITY if retraction.kind == "forget" else MIN_SIMILARITY
+    if _named(retraction.content):
+        floor = -1.0  # a name has no meaning to compare; the fact naming it is the match
     return [(m, float(s)) for m, s in zip(lexical, sims, strict=True) if s >= floor]
+
+
+def _named(content: str) -> bool:
+    """Whether an ending's content is only a name ("rehomed Pixel", "sold the Civic"),
+    which embeds far from any sentence that names it."""
+    words = content.split()
+    return bool(words) and all(w[:1].isupper() for w in words)
