@@ -92,6 +92,24 @@ def test_rest_is_none_when_nothing_or_everything_ends_alone() -> None:
     assert rest("Maya takes metformin.", "Maya", lambda c: True) is None
 
 
+def test_a_subject_may_have_an_adverb_before_its_verb() -> None:
+    assert _texts("Maya also takes vitamin D and Maya still smokes.") == [
+        "Maya also takes vitamin D",
+        "Maya still smokes",
+    ]
+    assert _texts("Maya and family always camp in May, and they usually bring the dog.") == [
+        "Maya and family always camp in May, and they usually bring the dog"
+    ]
+
+
+def test_what_follows_from_all_before_it_ends_only_when_all_did() -> None:
+    text = "Sam has diabetes and Sam uses an insulin pump, so Maya keeps juice in the car."
+    assert rest(text, "Maya", lambda c: "pump" in c) == (
+        "Sam has diabetes. Maya keeps juice in the car."
+    )
+    assert rest(text, "Maya", lambda c: "pump" in c or "diabetes" in c) is None
+
+
 def test_what_follows_from_an_ended_clause_ends_with_it() -> None:
     text = "Maya's son has a peanut allergy, so Maya carries an EpiPen. Maya rides to work."
     assert rest(text, "Maya", lambda c: "allergy" in c) == "Maya rides to work."

@@ -291,6 +291,18 @@ def test_more_ways_to_say_a_thing_ended() -> None:
     assert not _ends("Maya sold the boat to a neighbor.", "Maya's neighbor is a plumber.")
 
 
+def test_a_doer_and_someone_named_by_name() -> None:
+    # "a smoker" smokes, "a teacher" teaches.
+    assert _ends("Maya quit smoking.", "Maya is a heavy smoker.")
+    assert not _ends("Maya quit smoking.", "Maya's husband is a heavy smoker.")
+    assert _ends("Maya said: Sam quit teaching.", "Maya's husband Sam is a teacher.")
+    # A fact told of someone by their name is theirs to end.
+    assert _ends("Maya said: Sam doesn't use the pump anymore.", "Sam uses an insulin pump.")
+    assert not _ends("Maya said: Sam doesn't use the pump anymore.", "Tom uses an insulin pump.")
+    assert not _ends("Maya said: Sam doesn't use the pump anymore.",
+                     "Maya said: Sam uses an insulin pump.")  # fmt: skip
+
+
 def test_the_way_a_thing_is_done_is_the_thing() -> None:
     assert _ends("Maya quit yoga.", "Maya takes yoga classes twice a week.")
     assert _ends("Maya quit paleo.", "Maya follows a paleo diet.")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from logicmem.routes.rulemem.facts import verbish
 from logicmem.routes.visible.text import word_form
@@ -42,22 +42,29 @@ _SUBJECT_WORDS = 5  # words a subject may take before its verb ("Maya and family
 # Words that end a subject without a verb: it is no clause of its own.
 _NOT_SUBJECT_WORDS = (
     "a an the this that these those his her their its my our your to of in on at for with "
-    "from by as if when who which what where why how not also still just really always "
-    "never often usually now only very"
+    "from by as if when who which what where why how not very"
 )
 _NOT_SUBJECT = frozenset(_NOT_SUBJECT_WORDS.split())
+# Words between a subject and its verb ("Maya also takes ..."): not part of the subject.
+_ADVERB_WORDS = (
+    "also still just really always never often usually now only sometimes rarely even "
+    "already finally recently currently"
+)
+_ADVERBS = frozenset(_ADVERB_WORDS.split())
 
 
 @dataclass(frozen=True)
 class Clause:
     text: str  # as it stands alone: its subject said, no closing mark
     subject: str  # the words before its verb
-    follows: bool  # it follows from the clause before ("so ...", a sentence leaning back)
+    follows: bool  # it follows from what came before ("so ...", a sentence leaning back)
+    sentence: int = 0  # the sentence it is in, counted from 0
 
 
 def _subject_of(words: list[str], name: str) -> int:
-    """The index of the verb when ``words`` start with a subject and a verb ("Maya's
-    daughter Mia is 7", "she uses a walker", "Maya and family carry ..."), else 0."""
+    """How many words the subject takes when ``words`` start with a subject and a verb
+    ("Maya's daughter Mia is 7", "she uses a walker", "Maya and family always carry ..."),
+    else 0."""
     if not words:
         return 0
     first = words[0].lower()
@@ -68,11 +75,15 @@ def _subject_of(words: list[str], name: str) -> int:
     )
     if not opener:
         return 0
+    end = 0  # the subject's end, before any adverb
     for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
-        word, before = words[i], words[i - 1].lower()
-        if _finite(word, before):
-            return i
-        if not re.fullmatch(r"[\w'-]+", word) or word.lower() in _NOT_SUBJECT:
+        word = words[i]
+        if word.lower() in _ADVERBS:
+            end = end or i
+            continue
+        if _finite(word, words[(end or i) - 1].lower()):
+            return end or i
+        if end or not re.fullmatch(r"[\w'-]+", word) or word.lower() in _NOT_SUBJECT:
             return 0
     return 0
 
@@ -81,7 +92,7 @@ def _finite(word: str, before: str) -> bool:
     """Whether ``word`` reads as the verb after ``before``: a listed verb or a past form,
     or, right after a plain subject (a name, "she", "family"), any word in the verb's
     place ("Maya carries", "they carry"); not after a possessive ("Maya's kids")."""
-    bare = word.lower()
+    bare = word.lower().strip(".,;:!?")
     if verbish(word) or word_form(bare) == "past":
         return True
     if not bare.isalpha() or bare in _NOT_SUBJECT or before.endswith("'s"):
@@ -119,7 +130,7 @@ def _split(sentence: str, name: str, previous: str) -> list[Clause]:
             # Nothing it can stand on alone ("she ..." of someone not said, a verb of no
             # subject read): it stays part of the clause before, as written.
             joined = out[-1].text + sentence[last:end].rstrip().rstrip(".!?")
-            out[-1] = Clause(joined, out[-1].subject, out[-1].follows)
+            out[-1] = replace(out[-1], text=joined)
             last = end
             continue
         if pronoun and before:
@@ -169,10 +180,11 @@ def clauses(text: str, name: str) -> list[Clause]:
     """The clauses of a memory's own words (no date hints, no question it answers, no
     "Maya said:"), each as it stands alone; ``name`` is the memory's person."""
     out: list[Clause] = []
-    for sentence in split_sentences(text):
-        found = _split(sentence, name, out[-1].subject if out else "")
+    for number, sentence in enumerate(split_sentences(text)):
+        before = out[-1].subject if out else ""
+        found = [replace(c, sentence=number) for c in _split(sentence, name, before)]
         if out and leans_back(sentence):
-            found[0] = Clause(found[0].text, found[0].subject, True)
+            found[0] = replace(found[0], follows=True)
         out += found
     return out
 
@@ -216,9 +228,8 @@ def rest(text: str, name: str, ends: Callable[[str], bool]) -> str | None:
     if len(memory.clauses) < 2:
         return None
     ended: list[bool] = []
-    for part in memory.clauses:
-        follows = part.follows and bool(ended) and ended[-1]
-        ended.append(follows or ends(memory.lead + part.text))
+    for i, part in enumerate(memory.clauses):
+        ended.append(_follows_an_end(memory.clauses, ended, i) or ends(memory.lead + part.text))
     if not any(ended) or all(ended):
         return None
     kept = [p.text for p, gone in zip(memory.clauses, ended, strict=True) if not gone]
@@ -226,6 +237,20 @@ def rest(text: str, name: str, ends: Callable[[str], bool]) -> str | None:
     still = [h for h in memory.hints if h.split(" = ")[0].lower() in said.lower()]
     tail = f" ({'; '.join(still)})" if still else ""
     return f"{memory.lead}{said}{tail}{memory.reply}"
+
+
+def _follows_an_end(said: list[Clause], ended: list[bool], i: int) -> bool:
+    """Whether clause ``i`` follows from what ended: all the clauses before it in its
+    sentence ("Sam has diabetes and uses a pump, so we keep juice in the car" keeps the
+    juice when only the pump ends), or, for a sentence leaning back, all of the sentence
+    before."""
+    clause = said[i]
+    if not clause.follows or i == 0:
+        return False
+    first = i > 0 and said[i - 1].sentence != clause.sentence
+    wanted = clause.sentence - 1 if first else clause.sentence
+    before = [ended[j] for j in range(i) if said[j].sentence == wanted]
+    return bool(before) and all(before)
 
 
 def _capital(clause: str, name: str) -> str:

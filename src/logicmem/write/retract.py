@@ -865,6 +865,15 @@ def _about(fact: str, subject: str) -> bool:
     return re.match(pattern, fact, re.IGNORECASE) is not None
 
 
+def _of_the_named(fact: str, retraction: Retraction, subject: str) -> bool:
+    """Whether ``fact`` is told of someone the ending names, by name ("Sam uses an insulin
+    pump", ended by "Sam doesn't use the pump anymore")."""
+    found = re.match(rf"\s*{_OPENER}(?-i:([A-Z][a-z]+))\b(?!'|\s+said\b)", fact, re.I)
+    if found is None or fold(found.group(1)) == fold(subject):
+        return False
+    return _lemma(fold(found.group(1))) in content_lemmas(retraction.content, subject)
+
+
 def _current(fact: str, subject: str) -> bool:
     """Whether ``fact`` states something that holds now rather than a past event: its
     first verb is not a simple past, or it states a slot or a beginning ("moved to
@@ -990,7 +999,7 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     """Whether ``fact`` states what an ending, a negation or a request to forget ends,
     word for word (a request to forget may name a past event too)."""
     valued = holds_a_value(detect(fact, subject))
-    if not _about(fact, subject):
+    if not _about(fact, subject) and not _of_the_named(fact, retraction, subject):
         # A new value of a thing of the subject's ("The doctor raised Maya's metformin to
         # 1000 mg"): told as an event, it is the fact that holds now, from the thing on.
         own = _own_part(fact, subject) if valued else None
@@ -1010,6 +1019,7 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     if not wanted:
         return False
     have = set(content_lemmas(fact, subject))
+    have |= {v for w in have if w.endswith("er") for v in _doer(w)}  # "a smoker" smokes
     if set(wanted) & _LIGHT and (have & _LIGHT or valued or re.search(r"\bon\s+\w", fact)):
         wanted = tuple(w for w in wanted if w not in _LIGHT) or wanted
     if set(wanted) & _JOB and "work" in have:
@@ -1019,6 +1029,15 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     if not retraction.verbal and _modifier_only(fact, wanted[-1], set(wanted)):
         return False
     return retraction.kind == "forget" or valued or _current(fact, subject)
+
+
+def _doer(word: str) -> set[str]:
+    """The verb an agent noun may be the doer of, as lemmas: "smoker" -> smoke, "teacher"
+    -> teach, "runner" -> run, "writer" -> write."""
+    stem = word[:-2]
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiouls":
+        return {lemma(stem[:-1])}  # "runner"
+    return {lemma(stem), lemma(stem + "e")}
 
 
 def holds_a_value(retraction: Retraction | None) -> bool:
