@@ -230,6 +230,24 @@ def test_a_wrong_merge_is_restored_and_a_deleted_one_leaves_no_text(
     mem.close()
 
 
+def test_what_a_new_value_leaves_of_a_memory_stays_and_is_forgotten_with_the_user(
+    backend: Backend,
+) -> None:
+    """A move ends where Ana lives, not where she works, said in the same message; the
+    part kept is a memory like any other: forgetting the user leaves none of it."""
+    store = backend.url("p")
+    mem = _memory(store)
+    mem.add("I live in Boston and I work at a bakery.", user_id="ana", timestamp="2024-01-05")
+    mem.add("I moved to Denver.", user_id="ana", timestamp="2024-03-01")
+    assert _texts(mem) == ["ana moved to Denver.", "ana works at a bakery."]
+    [kept] = [m for m in mem.get_all(user_id="ana") if "bakery" in m.text]
+    assert (kept.valid_from, kept.said_at) == ("2024-03-01T00:00:00", "2024-01-05T00:00:00")
+    assert backend.rows_mentioning(store, "bakery")
+    mem.delete_user("ana")
+    assert backend.rows_mentioning(store, "bakery") == []
+    mem.close()
+
+
 @pytest.fixture
 def memory(store_url: str) -> Iterator[Memory]:
     """The suite's ``memory`` fixture, on each backend."""
