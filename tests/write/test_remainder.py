@@ -73,6 +73,13 @@ def test_a_pronoun_contracted_with_its_verb_is_spelled_out() -> None:
     ]
 
 
+def test_a_list_of_names_is_no_clause() -> None:
+    assert _texts("Maya and family have two cats, Luna and Pip, and Maya is allergic to dogs.") == [
+        "Maya and family have two cats, Luna and Pip",
+        "Maya is allergic to dogs",
+    ]
+
+
 def test_a_consequence_follows_from_the_clause_before() -> None:
     found = clauses("Maya's son has a peanut allergy, so Maya carries an EpiPen.", "Maya")
     assert [c.text for c in found] == ["Maya's son has a peanut allergy", "Maya carries an EpiPen"]

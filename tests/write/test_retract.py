@@ -303,6 +303,16 @@ def test_a_doer_and_someone_named_by_name() -> None:
                      "Maya said: Sam uses an insulin pump.")  # fmt: skip
 
 
+def test_a_death_of_one_named_in_a_list_leaves_the_list() -> None:
+    died = "Maya said: Pip died last night."
+    assert not _ends(died, "Maya and family have two cats, Luna and Pip.")
+    assert not _ends(died, "Maya walks Pip, Rex and Bo every morning.")
+    assert _ends(died, "Maya and family have a cat named Pip.")
+    # A fact told of them by name.
+    assert _ends(died, "Pip is 14 and has kidney disease.")
+    assert not _ends(died, "Luna is 14 and has kidney disease.")
+
+
 def test_the_way_a_thing_is_done_is_the_thing() -> None:
     assert _ends("Maya quit yoga.", "Maya takes yoga classes twice a week.")
     assert _ends("Maya quit paleo.", "Maya follows a paleo diet.")

@@ -65,8 +65,8 @@ def _subject_of(words: list[str], name: str) -> int:
     """How many words the subject takes when ``words`` start with a subject and a verb
     ("Maya's daughter Mia is 7", "she uses a walker", "Maya and family always carry ..."),
     else 0."""
-    if not words:
-        return 0
+    if not words or not re.fullmatch(r"[\w'-]+", words[0]):
+        return 0  # "Tofu, and ...": a list goes on
     first = words[0].lower()
     opener = (
         first in _PRONOUNS

@@ -1083,18 +1083,29 @@ _SAME_KIN = (
 def death_match(retraction: Retraction, fact: str, subject: str) -> bool:
     """Whether ``fact`` holds now of the one who died: names them (a name, or the pet's or
     relative's word), not as the owner of something else ("Grandma's recipe")."""
-    if not _about(fact, subject) or not _current(fact, subject) or _DEATH_TOLD.search(fact):
+    told = _about(fact, subject) or _of_the_named(fact, retraction, subject)
+    if not told or not _current(fact, subject) or _DEATH_TOLD.search(fact):
         return False  # a fact that already tells the death is no longer current either way
     who = retraction.content.lower()
     names = next((group for group in _SAME_KIN if who in group), (who,))
     either = "|".join(map(re.escape, names))
     found = re.search(rf"\b(?:{either})s?\b(?!'s|')\s*(?P<next>[\w']*)", fact, re.IGNORECASE)
+    if found is not None and _listed(fact, found.start(), found.end()):
+        return False  # "two cats, Miso and Tofu": the others named still hold
     # What holds now of them, not what was ("Mom was interested in art").
     return (
         found is not None
         and word_form(found.group("next").lower()) != "past"
         and (found.group("next").lower() not in ("was", "were", "had", "used"))
     )
+
+
+def _listed(fact: str, start: int, end: int) -> bool:
+    """Whether the name at ``fact[start:end]`` is one of a list of names ("Miso and Tofu",
+    "Tofu, Miso and Bean")."""
+    before = re.search(r"[A-Z][\w'-]*(?:,\s*|\s+(?:and|&)\s+)$", fact[:start])
+    after = re.match(r"\s*(?:,\s*|\s+(?:and|&)\s+)[A-Z]", fact[end:])
+    return before is not None or after is not None
 
 
 def _age_of(retraction: Retraction, fact: str, subject: str) -> bool:
