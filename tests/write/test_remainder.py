@@ -6,13 +6,9 @@ the real MiniLM embedder, on which the retraction thresholds were set.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from logicmem import Memory
-from logicmem.models.embed.minilm import MiniLMEmbedder
 from logicmem.types import MemoryEntry
 from logicmem.write.remainder import clauses, parts, rest
 
@@ -155,18 +151,6 @@ def test_parts_are_the_clauses_as_the_memory_says_them() -> None:
 
 
 # -- the write path -------------------------------------------------------------------------
-@pytest.fixture
-def mem(tmp_path: Path, minilm_embedder: MiniLMEmbedder) -> Iterator[Memory]:
-    config = {
-        "llm": {"provider": "none"},
-        "extract": {"mode": "rules"},
-        "visibility": {"enabled": False},
-    }
-    m = Memory(tmp_path / "r.db", embedder=minilm_embedder, config=config)
-    yield m
-    m.close()
-
-
 def _said(mem: Memory, text: str, when: str) -> MemoryEntry:
     return mem.add(text, user_id="Maya", timestamp=when).added[0]
 

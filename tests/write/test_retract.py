@@ -6,14 +6,10 @@ memories runs the real MiniLM embedder, as the thresholds were set on it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from logicmem import Memory
-from logicmem.models.embed.minilm import MiniLMEmbedder
 from logicmem.types import MemoryEntry
 from logicmem.write.retract import (
     Retraction,
@@ -405,25 +401,7 @@ def test_the_retracted_content_must_be_the_fact_itself() -> None:
     assert not _ends("Maya was wrong, it's 40 mg.", "Maya takes 40 mg of lisinopril.")
 
 
-# -- closing memories, with the real embedder -------------------------------------------------
-@pytest.fixture
-def embedder(minilm_embedder: MiniLMEmbedder) -> MiniLMEmbedder:
-    return minilm_embedder
-
-
-@pytest.fixture
-def mem(tmp_path: Path, embedder: MiniLMEmbedder) -> Iterator[Memory]:
-    # No visibility hook: it indexes criticality, which these tests do not read.
-    config = {
-        "llm": {"provider": "none"},
-        "extract": {"mode": "rules"},
-        "visibility": {"enabled": False},
-    }
-    m = Memory(tmp_path / "r.db", embedder=embedder, config=config)
-    yield m
-    m.close()
-
-
+# -- closing memories, with the real embedder (``mem``, tests/write/conftest.py) ------------------
 def _said(mem: Memory, text: str, when: str) -> MemoryEntry:
     [entry] = mem.add(text, user_id="maya", timestamp=when).added
     return entry

@@ -24,11 +24,10 @@ from dataclasses import dataclass, replace
 
 from logicmem.routes.rulemem.facts import verbish
 from logicmem.routes.visible.text import word_form
-from logicmem.write.rules import leans_back, reported, split_sentences
+from logicmem.write.rules import leans_back, own_words, reported, split_sentences
 
 # "(last month = February 2026; yesterday = 2 March 2026)": the date hints of ``date_hint``.
 _HINTS = re.compile(r"\s*\((?P<hints>[^()]*?\s=\s[^()]*)\)")
-_REPLY = re.compile(r'\s*\(in reply to ".*"\)\s*$')
 # Where a clause may start inside a sentence, and the word that links it to the one before.
 _JOINT = re.compile(
     r"\s*(?:;|,|\s-\s|\s[\u2013\u2014]\s)\s*(?P<a>(?:and|but|so|which is why|that's why)\b)?\s*"
@@ -201,14 +200,14 @@ class _Memory:
 
 
 def _layers(text: str, name: str) -> _Memory:
-    reply = _REPLY.search(text)
-    body = text[: reply.start()] if reply else text
+    body = own_words(text)
+    reply = text[len(body) :] if text.startswith(body) else ""
     hints = [h.strip() for found in _HINTS.finditer(body) for h in found.group("hints").split(";")]
     body = _HINTS.sub("", body)
     told = reported(body)
     lead = f"{told[0]} said: " if told else ""
     said = clauses(told[1] if told else body, name)
-    return _Memory(lead, said, hints, reply.group() if reply else "")
+    return _Memory(lead, said, hints, reply)
 
 
 def parts(text: str, name: str) -> list[str]:
