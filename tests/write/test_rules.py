@@ -602,6 +602,15 @@ def test_slots_detect_changes_of_single_valued_facts() -> None:
     assert slot_holder("Maya said: Relocated to Oslo.", 11) == "maya"
 
 
+def test_eating_meat_said_as_what_holds_now_is_a_diet() -> None:
+    assert conflicts("Maya is eating meat again.", "Maya is a vegetarian.") == ["diet"]
+    assert conflicts("Maya and family eat meat now.", "Maya and family went vegan.") == ["diet"]
+    for said in ("Maya doesn't eat meat.", "Maya never eats meat.", "Maya ate meat once.",
+                 "Maya wants to eat meat less.", "Maya eats meat substitutes."):  # fmt: skip
+        assert slots_of(said) == {}, said
+    assert conflicts("Maya's son eats meat.", "Maya is a vegetarian.") == []
+
+
 @pytest.mark.parametrize(
     ("sentence", "said", "hint"),
     [

@@ -58,7 +58,13 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "diet",
-        re.compile(r"\b(?:is|became|went|turned)\s+(?:a\s+)?(?P<v>vegan|vegetarian|pescatarian)"),
+        re.compile(
+            r"\b(?:is|became|went|turned)\s+(?:a\s+)?(?P<v>vegan|vegetarian|pescatarian)"
+            # Eating meat, said as what holds now: not "ate meat at the wedding".
+            r"|(?<!n't )(?<!not )(?<!never )(?<!rarely )(?<!hardly )(?<!to )"
+            r"\b(?:eats|eat|(?:is|are|am|started|back to|went back to)\s+eating)\s+"
+            r"(?P<meat>meat)\b(?!\s+(?:substitutes?|alternatives?|free))"
+        ),
     ),
 ]
 
@@ -123,7 +129,8 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
     for name, pattern in SLOTS:
         match = pattern.search(text)
         if match:
-            value = re.sub(r"\s+", " ", match.group("v")).strip(" .,").lower()
+            said = match.group("v") or ("eats meat" if match.groupdict().get("meat") else "")
+            value = re.sub(r"\s+", " ", said).strip(" .,").lower()
             found[name] = (slot_holder(text, match.start()), value)
     return found
 
