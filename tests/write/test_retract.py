@@ -309,6 +309,16 @@ def test_a_death_of_one_named_in_a_list_leaves_the_list() -> None:
     assert not _ends(died, "Luna is 14 and has kidney disease.")
 
 
+def test_a_switch_said_of_a_member_or_of_someone_named() -> None:
+    named = "Maya said: Leo switched from swimming to karate."
+    assert _ends(named, "Maya's son Leo has swim practice on Mondays.")
+    assert not _ends(named, "Maya's son Ben has swim practice on Mondays.")
+    assert not _ends(named, "Maya swims on Mondays.")
+    member = "Maya's son switched from piano to drums."
+    assert _ends(member, "Maya's son takes piano lessons.")
+    assert not _ends(member, "Maya takes piano lessons.")
+
+
 def test_the_way_a_thing_is_done_is_the_thing() -> None:
     assert _ends("Maya quit yoga.", "Maya takes yoga classes twice a week.")
     assert _ends("Maya quit paleo.", "Maya follows a paleo diet.")

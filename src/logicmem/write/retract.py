@@ -513,9 +513,10 @@ def _own_statement(text: str, subject: str) -> str:
 
 
 def _switched(text: str, subject: str) -> Retraction | None:
-    """Switching from one thing to another ends the first, for the speaker or a household
-    member: "Maya switched from lisinopril to losartan", "the doctor switched Maya from
-    lisinopril to losartan", "we swapped our gas stove for an induction one"."""
+    """Switching from one thing to another ends the first, for the speaker, a household
+    member or someone named: "Maya switched from lisinopril to losartan", "the doctor
+    switched Maya from lisinopril to losartan", "we swapped our gas stove for an induction
+    one", "Leo switched from piano to drums"."""
     name = re.escape(subject) if subject else "I"
     who = rf"(?:{name}(?: and family)?|I|me|we|us)"
     kin = rf"(?:{_mine(subject)}\s+(?P<m>{_KIN_WORDS}))"
@@ -523,7 +524,7 @@ def _switched(text: str, subject: str) -> Retraction | None:
     flags = re.IGNORECASE
     found = (
         re.search(
-            rf"{_CLAUSE_START}{who}\s+(?:{_AUX}\s+)*(?P<cue>{_SWITCH})\s+(?:over\s+)?from\s+"
+            rf"{_CLAUSE_START}(?:{who}|{kin})\s+(?:{_AUX}\s+)*(?P<cue>{_SWITCH})\s+(?:over\s+)?from\s+"
             r"(?P<rest>.+?)\s+(?:to|onto)\s+\w",
             text,
             flags,
@@ -537,6 +538,7 @@ def _switched(text: str, subject: str) -> Retraction | None:
         or re.search(
             rf"\b(?P<cue>{_SWAP})\s+{owner}\s+(?P<rest>.+?)\s+(?:for|with)\s+\w", text, flags
         )
+        or _named_switch(text, subject)
     )
     if found is None:
         return None
@@ -544,9 +546,23 @@ def _switched(text: str, subject: str) -> Retraction | None:
     lemmas = content_lemmas(content, subject)
     if not lemmas or len(lemmas) > MAX_ENDED_WORDS or all(w[:1].isdigit() for w in lemmas):
         return None  # "switched from 2 to 3 days a week": a number, which a change reads
-    member = found.groupdict().get("m") or ""
-    content = f"{member.lower()} {content}".strip()
-    return Retraction("ending", f"{found.group('cue').lower()} from", content)
+    member = found.groupdict().get("m") or found.groupdict().get("n") or ""
+    content = f"{member.lower() if member.islower() or not member else member} {content}"
+    return Retraction("ending", f"{found.group('cue').lower()} from", content.strip())
+
+
+def _named_switch(text: str, subject: str) -> re.Match[str] | None:
+    """A switch said of someone by name ("Leo switched from piano to drums")."""
+    for found in re.finditer(
+        rf"{_CLAUSE_START}(?P<n>(?-i:[A-Z][a-z]+))\s+(?:{_AUX}\s+)*(?P<cue>{_SWITCH})\s+"
+        r"(?:over\s+)?from\s+(?P<rest>.+?)\s+(?:to|onto)\s+\w",
+        text,
+        re.IGNORECASE,
+    ):
+        name = found.group("n")
+        if fold(name) != fold(subject) and name.lower() not in _FUNCTION | _PEOPLE:
+            return found
+    return None
 
 
 def _turned(text: str, subject: str) -> Retraction | None:
