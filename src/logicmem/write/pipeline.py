@@ -247,7 +247,7 @@ class WritePipeline:
                     entry.valid_until = newer.valid_from or newer.said_at
                     entry.superseded_by = newer.id
                     kept = self._rest_of(entry, self._ended_by(entry, newer))
-                detail = {"extractor": result.extractor} | ({"kept": kept.id} if kept else {})
+                detail = {"extractor": result.extractor} | _kept(kept)
                 self.store.add_memory(entry, vectors[i], detail)
                 result.added.append(entry)
                 added.append((entry, vectors[i]))
@@ -313,9 +313,7 @@ class WritePipeline:
             slots = conflicts(entry.text, old.text)
             if slots:
                 kept = self._rest_of(old, lambda t: bool(conflicts(entry.text, t)))
-                self.store.supersede(
-                    old.id, entry.id, {"slots": slots} | ({"kept": kept.id} if kept else {})
-                )
+                self.store.supersede(old.id, entry.id, {"slots": slots} | _kept(kept))
                 old.status = "superseded"
                 done.append(old.id)
                 if kept is not None:
@@ -409,8 +407,7 @@ class WritePipeline:
                 until=until,
                 by=entry.id,
                 event="RETRACT",
-                detail={"cue": cue, "similarity": round(sim, 3)}
-                | ({"kept": kept.id} if kept else {}),
+                detail={"cue": cue, "similarity": round(sim, 3)} | _kept(kept),
             )
             old.status, old.valid_until, old.superseded_by = "superseded", until, entry.id
             if kept is not None:
@@ -591,6 +588,11 @@ def _caller_metadata(
     for reserved in RESERVED_METADATA:  # the write path's own keys
         out.pop(reserved, None)
     return out
+
+
+def _kept(kept: MemoryEntry | None) -> dict[str, str]:
+    """The detail an event of closing gives of the part kept (``_rest_of``), if any."""
+    return {"kept": kept.id} if kept is not None else {}
 
 
 def _parts_ended(

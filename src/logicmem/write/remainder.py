@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from logicmem.routes.rulemem.facts import verbish
+from logicmem.routes.rulemem.facts import ADVERBS, PRONOUNS, verbish
 from logicmem.routes.visible.text import word_form
 from logicmem.write.rules import leans_back, own_words, reported, split_sentences
 
@@ -36,7 +36,6 @@ _JOINT = re.compile(
 )
 # A link after which the clause follows from the one before: it ends with it.
 _CONSEQUENCE = frozenset(["so", "which is why", "that's why"])
-_PRONOUNS = frozenset(["he", "she", "they", "it"])
 _SUBJECT_WORDS = 5  # words a subject may take before its verb ("Maya and family's dog Rex is")
 # Words that end a subject without a verb: it is no clause of its own.
 _NOT_SUBJECT_WORDS = (
@@ -45,11 +44,7 @@ _NOT_SUBJECT_WORDS = (
 )
 _NOT_SUBJECT = frozenset(_NOT_SUBJECT_WORDS.split())
 # Words between a subject and its verb ("Maya also takes ..."): not part of the subject.
-_ADVERB_WORDS = (
-    "also still just really always never often usually now only sometimes rarely even "
-    "already finally recently currently"
-)
-_ADVERBS = frozenset(_ADVERB_WORDS.split())
+_BETWEEN = ADVERBS | {"only", "rarely"}
 
 
 @dataclass(frozen=True)
@@ -68,7 +63,7 @@ def _subject_of(words: list[str], name: str) -> int:
         return 0  # "Tofu, and ...": a list goes on
     first = words[0].lower()
     opener = (
-        first in _PRONOUNS
+        first in PRONOUNS
         or (bool(name) and first in (name.lower(), f"{name.lower()}'s"))
         or words[0][:1].isupper()
     )
@@ -77,7 +72,7 @@ def _subject_of(words: list[str], name: str) -> int:
     end = 0  # the subject's end, before any adverb
     for i in range(1, min(len(words), _SUBJECT_WORDS + 1)):
         word = words[i]
-        if word.lower() in _ADVERBS:
+        if word.lower() in _BETWEEN:
             end = end or i
             continue
         if _finite(word, words[(end or i) - 1].lower()):
@@ -122,7 +117,7 @@ def _split(sentence: str, name: str, previous: str) -> list[Clause]:
         words = text.split()
         verb = _subject_of(words, name)
         before = out[-1].subject if out else previous
-        pronoun = bool(verb) and words[0].lower() in _PRONOUNS
+        pronoun = bool(verb) and words[0].lower() in PRONOUNS
         if pronoun:
             before = _antecedent(words[0].lower(), before, name)
         if out and not before and (not verb or pronoun):
