@@ -233,3 +233,12 @@ def test_an_ending_of_a_pet_named_reaches_its_clause(mem: Memory) -> None:
     now = _current(mem)
     assert "Maya and family live near the coast." in now
     assert not [t for t in now if "parrot" in t]
+
+
+@pytest.mark.slow
+def test_a_members_job_ending_keeps_the_speakers_own_job(mem: Memory) -> None:
+    _said(mem, "I work as a nurse and my husband Tom is a teacher.", "2026-01-05")
+    mem.add("Tom retired last week.", user_id="Maya", timestamp="2026-03-05")
+    now = _current(mem)
+    assert "Maya works as a nurse." in now
+    assert not [t for t in now if "teacher" in t]

@@ -32,7 +32,8 @@ from logicmem.write.retract import (
         ("Maya moved away from Boston in 2021.", "ending", "Boston"),
         ("Maya got over the flu (yesterday = 7 May 2023).", "ending", "flu"),
         ("Maya broke up with Tom.", "ending", "Tom"),
-        ("Maya left Maya's job at Google.", "ending", "Google"),
+        ("Maya left Maya's job at Google.", "ending", "job at Google"),
+        ("Maya left Maya's job to travel.", "ending", "job"),  # the job, whatever it is
         ("Maya is no longer allergic to penicillin.", "negation", "allergic to penicillin"),
         ("Maya isn't allergic to penicillin any more.", "negation", "allergic to penicillin"),
         ("Maya doesn't smoke anymore.", "negation", "smoke"),
@@ -119,7 +120,6 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya is not a morning person.",
         "Maya stopped by the bakery on the way home.",  # a visit
         "Maya left the party early.",
-        "Maya left Maya's job to travel.",  # no employer named
         "Do you still smoke?",
         "Maya is not sure she likes jazz anymore.",  # a hedge
         "Maya was wrong about the date.",  # a correction without a value
@@ -158,6 +158,11 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya's daughter came home from college.",
         "Maya said: The baby came home from the hospital.",
         "Maya welcomed the new neighbours.",
+        "Maya lost Maya's role in the school play.",  # a role held nowhere: not a job
+        "Maya lost Maya's job search motivation.",
+        "Maya got fired up about the election.",
+        "Maya retired Maya's old running shoes.",
+        "Maya left work early today.",
     ],
 )
 def test_statements_that_end_nothing(text: str) -> None:
@@ -285,6 +290,30 @@ def test_more_ways_to_say_a_thing_ended() -> None:
     assert not _ends("Maya quit the bakery job.", "Maya works at the hospital.")
     assert _ends("Maya sold the boat to a neighbor.", "Maya keeps a boat at the marina.")
     assert not _ends("Maya sold the boat to a neighbor.", "Maya's neighbor is a plumber.")
+
+
+def test_leaving_a_job_ends_the_job_held() -> None:
+    # The employer named or not, and however the job was stated.
+    assert _ends("Maya quit Maya's job.", "Maya works as a pharmacist at the Boots on High Street.")
+    assert _ends("Maya left Maya's job last month.", "Maya is a teacher at Lincoln Elementary.")
+    assert _ends("Maya retired last week!", "Maya works as a nurse at St Mary's hospital.")
+    assert _ends("Maya was let go.", "Maya is a senior software engineer.")
+    assert _ends("Maya got laid off from Google.", "Maya works at Google as a data engineer.")
+    assert not _ends("Maya got laid off from Google.", "Maya works at Acme.")
+    # A workplace said by its kind: the fact naming it, or a job of the same stem.
+    assert _ends("Maya left Maya's job at the pharmacy.", "Maya works as a pharmacist.")
+    assert _ends("Maya quit Maya's job at the hospital.", "Maya is a nurse at St Mary's hospital.")
+    assert not _ends("Maya quit Maya's job at the cafe.", "Maya works at Google.")
+    # Only a job: not what the speaker does unpaid, or is.
+    assert not _ends("Maya quit Maya's job.", "Maya volunteers at the food bank on Saturdays.")
+    assert not _ends("Maya quit Maya's job.", "Maya is a student at UCLA.")
+    assert not _ends("Maya quit Maya's job.", "Maya worked as a waitress in college.")
+    # Whose job: a member's or someone named's, not the speaker's.
+    assert _ends("Maya's husband lost his job.", "Maya's husband is a teacher.")
+    assert not _ends("Maya's husband lost his job.", "Maya works as a nurse.")
+    assert _ends("Maya said: Tom retired last week.", "Maya's husband Tom is a teacher.")
+    assert not _ends("Maya said: Tom retired last week.", "Maya works as a nurse.")
+    assert not _ends("Maya quit Maya's job.", "Maya's husband works at the bank.")
 
 
 def test_a_doer_and_someone_named_by_name() -> None:
@@ -449,15 +478,27 @@ def test_a_no_to_the_assistants_still_closes_the_fact_it_ends(mem: Memory) -> No
 
 
 @pytest.mark.slow
+def test_a_request_to_forget_reaches_what_itself_ended_something(mem: Memory) -> None:
+    # "I quit smoking" ends the smoking; asked to forget, it leaves what is current too.
+    smoked = _said(mem, "I smoke a pack a day.", "2023-01-10")
+    quit = _said(mem, "I quit smoking last year.", "2024-01-10")
+    mem.add("Please forget that I quit smoking.", user_id="maya", timestamp="2024-03-01")
+    assert mem.get(quit.id, user_id="maya").status == "superseded"
+    assert mem.get(smoked.id, user_id="maya").superseded_by == quit.id
+    assert not mem.get_all(user_id="maya")
+
+
+@pytest.mark.slow
 def test_quitting_closes_only_what_was_quit(mem: Memory) -> None:
     smokes = _said(mem, "I smoke a pack a day.", "2023-01-10")
     job = _said(mem, "I work at the bakery on Elm Street.", "2023-01-10")
-    _said(mem, "I quit my job.", "2023-03-01")
-    state = _now(mem)
-    assert state[smokes.text].status == "active" and state[job.text].status == "active"
-    quit = _said(mem, "I quit smoking last month.", "2023-06-01")
+    quit = _said(mem, "I quit smoking last month.", "2023-03-01")
     assert mem.get(smokes.id, user_id="maya").superseded_by == quit.id
     assert mem.get(job.id, user_id="maya").status == "active"
+    # Quitting a job ends the job held, whatever its employer, and nothing else.
+    left = _said(mem, "I quit my job.", "2023-06-01")
+    assert mem.get(job.id, user_id="maya").superseded_by == left.id
+    assert mem.get(quit.id, user_id="maya").status == "active"
 
 
 @pytest.mark.slow

@@ -385,8 +385,9 @@ class WritePipeline:
         ended: list[tuple[MemoryEntry, float, str]] = []
         if own is not None:
             # Not what itself ends something, unless it also states a new value (a changed
-            # dose is the dose taken now: stopping the drug ends it too).
-            facts = [m for m in older if (r := detect(m.text, subject)) is None or holds_a_value(r)]
+            # dose is the dose taken now: stopping the drug ends it too). A request to
+            # forget reaches anything said ("forget that I got laid off").
+            facts = [m for m in older if own.kind == "forget" or _states_a_fact(m, subject)]
             found = retracted(own, subject, facts, embed)
             if not (found and own.kind in ("correction", "change", "update")):  # one at most
                 done = {m.id for m, _ in found}
@@ -618,6 +619,13 @@ def _parts_ended(
         if m.id not in best or sim > best[m.id][1]:
             best[m.id] = (m, sim)
     return list(best.values())
+
+
+def _states_a_fact(entry: MemoryEntry, subject: str) -> bool:
+    """Whether ``entry`` holds a fact an ending can end: it ends nothing itself, or it
+    states a new value (a changed dose is the dose taken now)."""
+    retraction = detect(entry.text, subject)
+    return retraction is None or holds_a_value(retraction)
 
 
 def _subject(entry: MemoryEntry) -> str:

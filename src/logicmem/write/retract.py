@@ -54,7 +54,7 @@ from typing import Literal, TypeGuard
 
 import numpy as np
 
-from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form
+from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form, word_set
 from logicmem.types import MemoryEntry
 from logicmem.write.person import MEMBER_WORDS
 from logicmem.write.rules import STOPWORDS, own_words
@@ -131,6 +131,30 @@ _ENDING = (
     # Paris on Friday" ends nothing; not a possessive ("left Maya's job to travel").
     r"left(?=\s+(?-i:[A-Z])[\w&.-]*(?:[\s,;!?]|\.?$))"
 )
+# Leaving a job, the employer named or not: "quit my job", "left my teaching job at the
+# school", "got laid off from Acme", "was let go", "I retired last spring". Read before
+# ``_ENDING``, whose content is what ended; here it is the job (``job_ending``).
+# A role or a position is a job only where it is held ("quit my role at the bank", not
+# "lost my role in the play"); a job is one followed by no other noun ("job search").
+_JOB_NOUN = r"(?:(?:job|career)(?![\w-]|\s+(?:search|hunt|hunting|interview|offer|fair|board))|"
+_JOB_NOUN += r"(?:role|position|post)(?=\s+(?:at|with|for)\s))"
+_JOB_ENDING = (
+    r"(?P<cue>(?:quit|left|lost|resigned from|stepped down from|walked away from)\s+"
+    r"(?:(?:my|our|her|his|their|the|[\w-]+'s)\s+)?(?:(?P<kind>[\w-]+)\s+)?" + _JOB_NOUN + r"|"
+    r"(?:got|was|were|been|have been|'ve been)\s+(?:laid off|fired|let go|made redundant)\b"
+    r"(?!\s+(?:up|of)\b)|"
+    # Retired from work, not retired a thing ("retired my old running shoes").
+    r"retired(?=\s*(?:[,.;!?]|$)|\s+(?:early|last|this|in|on|at|after|recently|yesterday|now|"
+    r"and|but|so|a\s+(?:few|couple|year|month|week)|\d|(?:from|as)\s+(?:my|the|her|his)\s+"
+    r"job)\b))"
+    r"(?:\s+(?P<at>at|with|for|from|by|as)\s+(?P<where>[^,.;!?]+))?"
+)
+# Words before "job" that say which of the speaker's jobs, not its kind or its place.
+_ANY_JOB = word_set(
+    "old new day current first second full-time part-time main regular only real own last "
+    "full part steady"
+)
+_NOT_A_WORKPLACE = r"(?:\d|(?:end|start|beginning|close|age|time|last|first)\b)"
 _CLAUSE_START = r"(?:^|[.;:!?,]\s*|\b(?:and|but|so|now)\s+)"
 # Endings that hand a thing to someone.
 _HANDED = re.compile(r"\b(?:gave|given|give|sold|sell|re-?home)", re.IGNORECASE)
@@ -304,6 +328,7 @@ _CUES = re.compile(
     r"stopped|gave|given|sold|moved|recovered|got|gotten|outgrew|outgrown|grew|came|come|"
     r"weaned|tapered|broke|broken|split|separated|divorced|retired|resigned|stepped|withdrew|"
     r"left|off|no longer|any\s?more|after all|no more|switched|transitioned|converted|swapped|"
+    r"laid|fired|let go|redundant|"
     r"graduated|rehome|re-home|rid|ditched|cancel|finished|completed|done|born|birth|"
     r"welcomed|delivered|arrived|baby|babies|twins|little one|boy|girl|give|sell|stop|"
     r"replaced|traded|these days|as of)",  # a prefix will do: "miscounted", "upped"
@@ -419,7 +444,16 @@ def _name_leads(text: str, subject: str) -> list[tuple[str, str]]:
 def _ended(text: str, lead: str, subject: str) -> Retraction | None:
     """An ending or a closed negation said of the subject that ``lead`` opens."""
     flags = re.IGNORECASE
-
+    found = re.search(lead + _JOB_ENDING, text, flags)
+    if found is not None:
+        where = _cut(found.group("where") or "")
+        if len(where.split()) > MAX_ENDED_WORDS or re.match(_NOT_A_WORKPLACE, where, flags):
+            where = ""  # "left my job at the end of May", "at 62": when, not where
+        kind = (found.group("kind") or "").lower()
+        if not where and kind and kind not in _ANY_JOB:
+            where = kind  # "quit the bakery job", "left my teaching job"
+        content = f"job {(found.group('at') or 'at').lower()} {where}" if where else "job"
+        return Retraction("ending", _norm(found.group("cue")), content)
     found = re.search(lead + rf"(?P<cue>{_ENDING})\s+(?P<rest>.+)", text, flags)
     if found is not None:
         content = _cut(found.group("rest"))
@@ -997,6 +1031,9 @@ def ended_slot(retraction: Retraction) -> tuple[str, str] | None:
     that slot ("left my job at Google" ends "works at Google", not "hosts the family at
     Christmas"; "broke up with Tom" ends "is dating Tom", not "plays tennis with Tom")."""
     content, first = retraction.content, retraction.cue.split()[0]
+    left = job_ending(retraction)
+    if left is not None:
+        return "employer", left
     if first in ("broke", "broken", "split", "divorced", "divorcing"):
         return "relationship", ""  # with the person named: "is dating Tom", "married to Tom"
     job = re.match(r"(?:job|position|role|post)\s+(?:at|with|for)\s+(.+)", content, re.I)
@@ -1009,6 +1046,70 @@ def ended_slot(retraction: Retraction) -> tuple[str, str] | None:
     if named and first in ("retired", "retiring"):
         return "employer", value
     return None
+
+
+def job_ending(retraction: Retraction) -> str | None:
+    """The workplace an ending of a job names, lower case ("quit my job at the bakery" ->
+    "bakery", "got laid off from Acme" -> "acme"), "" for the job whatever it is ("I quit
+    my job", "I retired"), or None when ``retraction`` ends no job. A member's or someone
+    named's ending has their word first ("husband job at Acme")."""
+    if retraction.kind != "ending":
+        return None
+    found = re.fullmatch(
+        r"(?:[\w-]+\s+)?(?:job|career|role|position|post)(?:\s+(?:at|with|for|from|by|as)\s+"
+        r"(?P<at>.+))?",
+        retraction.content,
+        re.IGNORECASE,
+    )
+    if found is None:
+        return None
+    return re.sub(r"\s+", " ", found.group("at") or "").strip(" .,").lower()
+
+
+# A sentence that states a job held: "works as a nurse", "works at the bakery", "is a
+# teacher at Lincoln Elementary", "is a senior software engineer".
+_OCCUPATIONS = (
+    "nurse doctor physician surgeon dentist pharmacist therapist physiotherapist paramedic "
+    "midwife vet veterinarian teacher professor lecturer tutor principal librarian engineer "
+    "developer programmer designer architect scientist researcher analyst accountant "
+    "bookkeeper lawyer attorney paralegal solicitor judge clerk secretary receptionist "
+    "manager director administrator consultant chef cook baker butcher barista bartender "
+    "waiter waitress server cashier driver trucker pilot mechanic electrician plumber "
+    "carpenter builder welder painter gardener landscaper cleaner janitor firefighter "
+    "officer detective journalist reporter editor writer photographer artist musician "
+    "florist hairdresser barber stylist salesperson realtor banker broker economist "
+    "technician caregiver nanny housekeeper farmer fisherman soldier sailor courier "
+    "dispatcher coach trainer counselor counsellor psychologist psychiatrist optician "
+    "optometrist radiologist technologist hygienist pharmacologist chemist biologist "
+    "mathematician statistician translator interpreter"
+)
+_JOB_FACT = re.compile(
+    r"\b(?:works|working)\s+(?!out\b)(?:[\w-]+\s+){0,2}?(?:as|at|for|in)\s|"
+    r"\b(?:job|position|role)\s+(?:as|at|with)\s|\bemployed\s+(?:at|by)\s|"
+    r"\b(?:is|am|are|'m|'re)\s+(?:now\s+)?(?:an?\s+)?(?:[\w-]+\s+){0,2}?"
+    rf"(?:{'|'.join(_OCCUPATIONS.split())})s?\b",
+    re.IGNORECASE,
+)
+
+
+def _job_left(where: str, fact: str) -> bool:
+    """Whether ``fact`` states the job an ending of a job at ``where`` ends (``job_ending``):
+    any job when no workplace is named; else one naming the workplace ("the Boots on High
+    Street"), or a word of the same stem ("pharmacy": "works as a pharmacist", "bakery":
+    "a baker")."""
+    if _JOB_FACT.search(fact) is None:
+        return False
+    if not where:
+        return True
+    if re.search(rf"\b{re.escape(where)}\b", fact, re.IGNORECASE):
+        return True
+    head = re.sub(r"^(?:the|a|an)\s+", "", where).split()[-1]
+    for word in _words(fact):
+        pairs = zip(head, word, strict=False)
+        common = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(head), len(word)))
+        if (common >= 5 and common >= min(len(head), len(word)) - 2) or lemma(word) == lemma(head):
+            return True  # "pharmacy": "pharmacist", "nursing": "nurse"
+    return False
 
 
 def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
@@ -1024,6 +1125,13 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         fact = own
     if _not_theirs(content_lemmas(retraction.content, subject), fact, subject, retraction.shared):
         return False
+    where = job_ending(retraction)
+    if where is not None:
+        # Whose job: a member's or someone named's ending names them first ("husband job").
+        who = retraction.content.split()[0]
+        if who.lower() != "job" and _lemma(fold(who)) not in content_lemmas(fact, subject):
+            return False
+        return _current(fact, subject) and _job_left(where, fact)
     slot = ended_slot(retraction) if retraction.kind == "ending" else None
     if slot is not None:
         value = slots_of(fact).get(slot[0])
@@ -1275,8 +1383,8 @@ def retracted(
             return []
         return [(lexical[best], float(sims[best]))]
     floor = MIN_FORGET_SIMILARITY if retraction.kind == "forget" else MIN_SIMILARITY
-    if _named(retraction.content):
-        floor = -1.0  # a name has no meaning to compare; the fact naming it is the match
+    if _named(retraction.content) or job_ending(retraction) is not None:
+        floor = -1.0  # a name has no meaning to compare, nor a job left with the job held
     return [(m, float(s)) for m, s in zip(lexical, sims, strict=True) if s >= floor]
 
 
