@@ -69,6 +69,18 @@ def test_a_pronoun_contracted_with_its_verb_is_spelled_out() -> None:
     ]
 
 
+def test_a_dose_after_a_dose_is_a_clause_taken_as_the_first_was() -> None:
+    said = "Maya takes 10 mg of lisinopril, 20 mg of atorvastatin and 5 mg of amlodipine daily."
+    assert [c.text for c in clauses(said, "Maya")] == [
+        "Maya takes 10 mg of lisinopril",
+        "Maya takes 20 mg of atorvastatin",
+        "Maya takes 5 mg of amlodipine daily",
+    ]
+    # Not a number of anything else, nor a dose with no dose before it.
+    assert len(clauses("Maya ran 5 km and 3 km.", "Maya")) == 1
+    assert len(clauses("Maya takes lisinopril and 20 mg of atorvastatin.", "Maya")) == 1
+
+
 def test_a_list_of_names_is_no_clause() -> None:
     assert _texts("Maya and family have two cats, Luna and Pip, and Maya is allergic to dogs.") == [
         "Maya and family have two cats, Luna and Pip",
@@ -242,3 +254,12 @@ def test_a_members_job_ending_keeps_the_speakers_own_job(mem: Memory) -> None:
     now = _current(mem)
     assert "Maya works as a nurse." in now
     assert not [t for t in now if "teacher" in t]
+
+
+@pytest.mark.slow
+def test_a_new_dose_of_one_drug_keeps_the_other_said_with_it(mem: Memory) -> None:
+    _said(mem, "I take 10 mg of lisinopril and 20 mg of atorvastatin.", "2026-01-05")
+    mem.add("I'm on 20 mg of lisinopril now.", user_id="Maya", timestamp="2026-04-05")
+    now = _current(mem)
+    assert "Maya takes 20 mg of atorvastatin." in now
+    assert not [t for t in now if "10 mg" in t]

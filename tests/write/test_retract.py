@@ -478,6 +478,16 @@ def test_a_no_to_the_assistants_still_closes_the_fact_it_ends(mem: Memory) -> No
 
 
 @pytest.mark.slow
+def test_a_dose_of_the_same_drug_said_in_other_words_replaces_the_dose(mem: Memory) -> None:
+    # The two sentences are far apart by meaning; the drug they name is the same.
+    raised = _said(mem, "My psychiatrist bumped my sertraline to 100 mg.", "2026-02-05")
+    other = _said(mem, "My rent went up to $1,200.", "2026-02-05")
+    now = _said(mem, "I'm weaning off sertraline now, down to 25.", "2026-04-05")
+    assert mem.get(raised.id, user_id="maya").superseded_by == now.id
+    assert mem.get(other.id, user_id="maya").status == "active"
+
+
+@pytest.mark.slow
 def test_a_request_to_forget_reaches_what_itself_ended_something(mem: Memory) -> None:
     # "I quit smoking" ends the smoking; asked to forget, it leaves what is current too.
     smoked = _said(mem, "I smoke a pack a day.", "2023-01-10")

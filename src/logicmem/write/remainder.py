@@ -34,6 +34,12 @@ _JOINT = re.compile(
     r"|\s+(?P<b>and|but|so)\s+",
     re.IGNORECASE,
 )
+# A dose: "and 20 mg of atorvastatin" after "takes 10 mg of lisinopril" is a clause of its
+# own, its subject and verb those of the dose before it.
+_DOSE = re.compile(
+    r"\d+(?:\.\d+)?\s*(?:mg|mcg|g|ml|units?|iu|puffs?|tablets?|pills?|capsules?|drops?)\b",
+    re.IGNORECASE,
+)
 # A link after which the clause follows from the one before: it ends with it.
 _CONSEQUENCE = frozenset(["so", "which is why", "that's why"])
 _SUBJECT_WORDS = 5  # words a subject may take before its verb ("Maya and family's dog Rex is")
@@ -106,9 +112,15 @@ def _split(sentence: str, name: str, previous: str) -> list[Clause]:
         said = joint.group("a") or joint.group("b") or ""
         own = _subject_of(after, name)
         shared = bool(said) and said.lower() in ("and", "but") and bool(after) and verbish(after[0])
-        if (own or shared) and sentence[start : joint.start()].strip():
+        dose = (
+            not own
+            and said.lower() in ("and", "")
+            and _DOSE.match(" ".join(after)) is not None
+            and _DOSE.search(sentence[start : joint.start()]) is not None
+        )
+        if (own or shared or dose) and sentence[start : joint.start()].strip():
             pieces.append((link, start, joint.start()))
-            start, link = joint.end(), said.lower()
+            start, link = joint.end(), "dose" if dose else said.lower()
     pieces.append((link, start, len(sentence)))
     out: list[Clause] = []
     last = 0  # where the sentence's last clause ends
@@ -120,6 +132,14 @@ def _split(sentence: str, name: str, previous: str) -> list[Clause]:
         pronoun = bool(verb) and words[0].lower() in PRONOUNS
         if pronoun:
             before = _antecedent(words[0].lower(), before, name)
+        if link == "dose" and out:
+            # "and 20 mg of atorvastatin": taken as the dose before it was.
+            first = out[-1].text
+            found = _DOSE.search(first)
+            if found is not None:
+                out.append(Clause(first[: found.start()] + text, out[-1].subject, False))
+                last = end
+                continue
         if out and not before and (not verb or pronoun):
             # Nothing it can stand on alone ("she ..." of someone not said, a verb of no
             # subject read): it stays part of the clause before, as written.

@@ -54,6 +54,7 @@ from typing import Literal, TypeGuard
 
 import numpy as np
 
+from logicmem.routes.visible.kb import drug_names
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form, word_set
 from logicmem.types import MemoryEntry
 from logicmem.write.person import MEMBER_WORDS
@@ -1336,7 +1337,24 @@ def updated(
         return []
     sims = _similarities(retraction.said, [said[m.id] for m in found], subject, embed)
     best = int(np.argmax(sims))
-    return [(found[best], float(sims[best]))] if sims[best] >= MIN_UPDATE_SIMILARITY else []
+    # A dose of the medicine the fact names, in other words around it ("is weaning off
+    # sertraline, down to 25" for "the doctor bumped Maya's sertraline to 100 mg").
+    floor = MIN_SIMILARITY if _same_thing(retraction.said, said[found[best].id], subject) else None
+    if sims[best] >= (floor if floor is not None else MIN_UPDATE_SIMILARITY):
+        return [(found[best], float(sims[best]))]
+    return []
+
+
+def _same_thing(said: str, fact: str, subject: str) -> bool:
+    """Whether ``said`` and ``fact`` name the same medicine (``kb.drug_names``): a dose of
+    it said in other words is still its dose."""
+    shared = set(content_lemmas(said, subject)) & set(content_lemmas(fact, subject))
+    return bool(shared & _drug_lemmas())
+
+
+@lru_cache(maxsize=1)
+def _drug_lemmas() -> frozenset[str]:
+    return frozenset(_lemma(name) for name in drug_names())
 
 
 def retracted(

@@ -765,3 +765,25 @@ def load_kb() -> KnowledgeBase:
                 if line.strip():
                     entries.append(_entry(json.loads(line)))
     return KnowledgeBase(entries)
+
+
+@lru_cache(maxsize=1)
+def drug_names() -> frozenset[str]:
+    """The medicines the resource names, lower case: each medication entry's one-word
+    fact patterns ("sertraline", "coumadin") and the drug of its two-word ones ("takes
+    insulin"), that word at least five letters long ("on prep" names no drug)."""
+    names = set()
+    for entry in load_kb().entries.values():
+        if entry.type != "medication":
+            continue
+        for pattern in entry.fact_patterns:
+            words = pattern.lower().split()
+            if len(words) == 1:
+                names.add(words[0])
+            elif (
+                len(words) == 2
+                and words[0] in ("takes", "taking", "on", "uses")
+                and len(words[1]) >= 5
+            ):
+                names.add(words[1])
+    return frozenset(names)
