@@ -314,6 +314,9 @@ def test_leaving_a_job_ends_the_job_held() -> None:
     assert _ends("Maya said: Tom retired last week.", "Maya's husband Tom is a teacher.")
     assert not _ends("Maya said: Tom retired last week.", "Maya works as a nurse.")
     assert not _ends("Maya quit Maya's job.", "Maya's husband works at the bank.")
+    # A new job ends the one held before it; a second job does not.
+    assert _ends("Maya started a new job at Stripe.", "Maya is a data analyst at a bank.")
+    assert detect("Maya started a second job at the mall.", "Maya") is None
 
 
 def test_a_doer_and_someone_named_by_name() -> None:
@@ -485,6 +488,16 @@ def test_a_dose_of_the_same_drug_said_in_other_words_replaces_the_dose(mem: Memo
     now = _said(mem, "I'm weaning off sertraline now, down to 25.", "2026-04-05")
     assert mem.get(raised.id, user_id="maya").superseded_by == now.id
     assert mem.get(other.id, user_id="maya").status == "active"
+
+
+@pytest.mark.slow
+def test_a_new_job_is_the_job_held_until_it_ends(mem: Memory) -> None:
+    old = _said(mem, "I'm a data analyst at a bank.", "2026-01-05")
+    new = _said(mem, "I started a new job at Stripe as a product manager.", "2026-03-01")
+    assert mem.get(old.id, user_id="maya").superseded_by == new.id
+    assert mem.get(new.id, user_id="maya").status == "active"
+    left = _said(mem, "I got laid off.", "2026-09-01")
+    assert mem.get(new.id, user_id="maya").superseded_by == left.id
 
 
 @pytest.mark.slow

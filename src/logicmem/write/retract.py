@@ -140,7 +140,10 @@ _ENDING = (
 _JOB_NOUN = r"(?:(?:job|career)(?![\w-]|\s+(?:search|hunt|hunting|interview|offer|fair|board))|"
 _JOB_NOUN += r"(?:role|position|post)(?=\s+(?:at|with|for)\s))"
 _JOB_ENDING = (
-    r"(?P<cue>(?:quit|left|lost|resigned from|stepped down from|walked away from)\s+"
+    # A new job is the job held now: the one before it ended ("holds_a_value").
+    r"(?P<cue>(?P<new>(?:started|began|landed|accepted|took|got)\s+(?:a|my|the)\s+new\s+"
+    r"(?:job|position|role)\b)|"
+    r"(?:quit|left|lost|resigned from|stepped down from|walked away from)\s+"
     r"(?:(?:my|our|her|his|their|the|[\w-]+'s)\s+)?(?:(?P<kind>[\w-]+)\s+)?" + _JOB_NOUN + r"|"
     r"(?:got|was|were|been|have been|'ve been)\s+(?:laid off|fired|let go|made redundant)\b"
     r"(?!\s+(?:up|of)\b)|"
@@ -329,7 +332,7 @@ _CUES = re.compile(
     r"stopped|gave|given|sold|moved|recovered|got|gotten|outgrew|outgrown|grew|came|come|"
     r"weaned|tapered|broke|broken|split|separated|divorced|retired|resigned|stepped|withdrew|"
     r"left|off|no longer|any\s?more|after all|no more|switched|transitioned|converted|swapped|"
-    r"laid|fired|let go|redundant|"
+    r"laid|fired|let go|redundant|new job|new position|new role|"
     r"graduated|rehome|re-home|rid|ditched|cancel|finished|completed|done|born|birth|"
     r"welcomed|delivered|arrived|baby|babies|twins|little one|boy|girl|give|sell|stop|"
     r"replaced|traded|these days|as of)",  # a prefix will do: "miscounted", "upped"
@@ -447,7 +450,7 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
     flags = re.IGNORECASE
     found = re.search(lead + _JOB_ENDING, text, flags)
     if found is not None:
-        where = _cut(found.group("where") or "")
+        where = "" if found.group("new") else _cut(found.group("where") or "")
         if len(where.split()) > MAX_ENDED_WORDS or re.match(_NOT_A_WORKPLACE, where, flags):
             where = ""  # "left my job at the end of May", "at 62": when, not where
         kind = (found.group("kind") or "").lower()
@@ -1169,8 +1172,15 @@ def holds_a_value(retraction: Retraction | None) -> bool:
     """Whether a statement read as a retraction also states what holds now: a change or
     an update gives a thing its new value ("Maya's rent went up to $1,500", "Maya is on
     20 mg now"), which a later ending ends ("Maya stopped paying rent"), where an ending,
-    a negation, a correction, a death or a request to forget states no fact of its own."""
+    a negation, a correction, a death or a request to forget states no fact of its own;
+    a new job begun is the job held now ("Maya started a new job at Stripe")."""
+    if retraction is not None and retraction.kind == "ending":
+        words = retraction.cue.split()
+        return words[0] in _NEW_JOB and "new" in words
     return retraction is not None and retraction.kind in ("change", "update")
+
+
+_NEW_JOB = frozenset(["started", "began", "landed", "accepted", "took", "got"])
 
 
 def _own_part(fact: str, subject: str) -> str | None:
