@@ -263,3 +263,13 @@ def test_a_new_dose_of_one_drug_keeps_the_other_said_with_it(mem: Memory) -> Non
     now = _current(mem)
     assert "Maya takes 20 mg of atorvastatin." in now
     assert not [t for t in now if "10 mg" in t]
+
+
+@pytest.mark.slow
+def test_a_new_year_of_school_replaces_the_year_said_with_a_pronoun(mem: Memory) -> None:
+    _said(mem, "I'm a nurse. My son Leo goes to Lincoln Elementary and he's in 2nd grade.",
+          "2026-01-05")  # fmt: skip
+    mem.add("Leo started third grade this week.", user_id="Maya", timestamp="2026-09-01")
+    now = _current(mem)
+    assert "Maya's son Leo goes to Lincoln Elementary." in " ".join(now)
+    assert not [t for t in now if "2nd grade" in t]

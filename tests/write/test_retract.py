@@ -314,6 +314,10 @@ def test_leaving_a_job_ends_the_job_held() -> None:
     assert _ends("Maya said: Tom retired last week.", "Maya's husband Tom is a teacher.")
     assert not _ends("Maya said: Tom retired last week.", "Maya works as a nurse.")
     assert not _ends("Maya quit Maya's job.", "Maya's husband works at the bank.")
+    # Not what one works on, nor a workplace said only by a word any workplace has.
+    assert not _ends("Maya lost Maya's job.", "Maya has been working on it for two years now.")
+    assert not _ends("Maya lost Maya's job at the engineering company.",
+                     "Maya works at a tech company.")  # fmt: skip
     # A new job ends the one held before it; a second job does not.
     assert _ends("Maya started a new job at Stripe.", "Maya is a data analyst at a bank.")
     assert detect("Maya started a second job at the mall.", "Maya") is None
@@ -498,6 +502,9 @@ def test_a_new_job_is_the_job_held_until_it_ends(mem: Memory) -> None:
     assert mem.get(new.id, user_id="maya").status == "active"
     left = _said(mem, "I got laid off.", "2026-09-01")
     assert mem.get(new.id, user_id="maya").superseded_by == left.id
+    # A job held later does not undo the one left: that was still left.
+    _said(mem, "I work at a bookshop now.", "2026-11-01")
+    assert mem.get(left.id, user_id="maya").status == "active"
 
 
 @pytest.mark.slow

@@ -602,6 +602,27 @@ def test_slots_detect_changes_of_single_valued_facts() -> None:
     assert slot_holder("Maya said: Relocated to Oslo.", 11) == "maya"
 
 
+def test_a_childs_school_and_year_of_school_are_slots() -> None:
+    # The year said either way; a name alone is the member it names.
+    assert conflicts("Maya said: Leo started third grade.", "Maya's son Leo is in 2nd grade.") == [
+        "grade"
+    ]
+    assert conflicts("Maya's son is in 3rd grade.", "Maya's son is in third grade.") == []
+    assert conflicts(
+        "Maya said: Emma is a junior now.", "Maya's daughter Emma is a sophomore."
+    ) == ["grade"]
+    moved = "Maya said: Sam started at Westfield High School this week."
+    assert conflicts(moved, "Maya's son Sam attends Riverside Middle School.") == ["school"]
+    assert slots_of("Maya's son goes to Little Stars daycare three days a week.") == {
+        "school": "little stars daycare"
+    }
+    # Another member, another name, or a game at a school: not theirs, or no school.
+    assert conflicts(moved, "Maya's daughter attends Riverside Middle School.") == []
+    assert conflicts(moved, "Maya's son Tom attends Riverside Middle School.") == []
+    assert slots_of("Maya goes to Lincoln High football games.") == {}
+    assert slots_of("Maya is a senior citizen.") == {}
+
+
 def test_eating_meat_said_as_what_holds_now_is_a_diet() -> None:
     assert conflicts("Maya is eating meat again.", "Maya is a vegetarian.") == ["diet"]
     assert conflicts("Maya and family eat meat now.", "Maya and family went vegan.") == ["diet"]

@@ -310,7 +310,11 @@ class WritePipeline:
                 continue
             if (old.said_at or "") > (entry.said_at or "~"):
                 continue  # an older statement arriving late does not replace a newer one
-            slots = conflicts(entry.text, old.text)
+            # The memory whole, or one of its clauses read alone ("Maya's son Leo goes to
+            # Lincoln Elementary and he's in 2nd grade": the grade is Leo's).
+            slots = conflicts(entry.text, old.text) or sorted(
+                {s for part in parts(old.text, _subject(old)) for s in conflicts(entry.text, part)}
+            )
             if slots:
                 kept = self._rest_of(old, lambda t: bool(conflicts(entry.text, t)))
                 self.store.supersede(old.id, entry.id, {"slots": slots} | _kept(kept))

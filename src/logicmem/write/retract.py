@@ -824,8 +824,13 @@ def restatable(retraction: Retraction | None) -> TypeGuard[Retraction]:
     """Whether a later statement of what ``retraction`` ended undoes it ("smokes again"
     after "quit smoking"): not a death, which a later mention ("I miss Juniper so
     much") does not undo, nor a birth (a later pregnancy is another one), nor a request
-    to forget."""
-    return retraction is not None and retraction.kind not in ("death", "birth", "forget")
+    to forget, nor a job left: a job held later is another job, and the one left was
+    still left ("lost my job" stays when "works at Stripe" follows)."""
+    return (
+        retraction is not None
+        and retraction.kind not in ("death", "birth", "forget")
+        and job_ending(retraction) is None
+    )
 
 
 def _norm(cue: str) -> str:
@@ -1070,6 +1075,11 @@ def job_ending(retraction: Retraction) -> str | None:
     return re.sub(r"\s+", " ", found.group("at") or "").strip(" .,").lower()
 
 
+# A time a thing goes on for: "working for two years", "for a while".
+_A_WHILE = (
+    r"(?:(?:a|an|the)\s+)?(?:few|couple|while|bit|long|\d+|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|several|many|years?|months?|weeks?|days?|hours?|ages)\b"
+)
 # A sentence that states a job held: "works as a nurse", "works at the bakery", "is a
 # teacher at Lincoln Elementary", "is a senior software engineer".
 _OCCUPATIONS = (
@@ -1087,8 +1097,14 @@ _OCCUPATIONS = (
     "optometrist radiologist technologist hygienist pharmacologist chemist biologist "
     "mathematician statistician translator interpreter"
 )
+# How a job is held, between "works" and where: "works part-time as", "works nights at".
+_HOW_HELD = (
+    r"(?:(?:full-time|part-time|full|part|time|nights|night|days|weekends|weekend|remotely|"
+    r"there|shifts|now|still|currently|mostly|mainly)\s+){0,2}"
+)
 _JOB_FACT = re.compile(
-    r"\b(?:works|working)\s+(?!out\b)(?:[\w-]+\s+){0,2}?(?:as|at|for|in)\s|"
+    rf"\b(?:works|working)\s+{_HOW_HELD}(?:as|at|for(?!\s+{_A_WHILE})"
+    r"|(?<=works )(?:\w+\s+){0,2}in)\s|"
     r"\b(?:job|position|role)\s+(?:as|at|with)\s|\bemployed\s+(?:at|by)\s|"
     r"\b(?:is|am|are|'m|'re)\s+(?:now\s+)?(?:an?\s+)?(?:[\w-]+\s+){0,2}?"
     rf"(?:{'|'.join(_OCCUPATIONS.split())})s?\b",
@@ -1107,13 +1123,28 @@ def _job_left(where: str, fact: str) -> bool:
         return True
     if re.search(rf"\b{re.escape(where)}\b", fact, re.IGNORECASE):
         return True
-    head = re.sub(r"^(?:the|a|an)\s+", "", where).split()[-1]
-    for word in _words(fact):
-        pairs = zip(head, word, strict=False)
-        common = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(head), len(word)))
-        if (common >= 5 and common >= min(len(head), len(word)) - 2) or lemma(word) == lemma(head):
-            return True  # "pharmacy": "pharmacist", "nursing": "nurse"
-    return False
+    named = [w for w in _words(where) if w not in _FUNCTION and w not in _WORKPLACE] or [
+        w for w in _words(where) if w not in _FUNCTION
+    ]
+    said = _words(fact)
+    return bool(named) and all(any(_kin_words(w, x) for x in said) for w in named)
+
+
+# Words for any place of work: "the mechanical engineering company" is named by the rest.
+_WORKPLACE = word_set(
+    "company firm office place shop store business job work agency factory plant site"
+)
+
+
+def _kin_words(a: str, b: str) -> bool:
+    """Whether two words are one word's forms or share its stem: "pharmacy" and
+    "pharmacist", "bakery" and "baker", "nursing" and "nurse"."""
+    if lemma(a) == lemma(b):
+        return True
+    common = next(
+        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )
+    return common >= 5 and common >= min(len(a), len(b)) - 2
 
 
 def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:

@@ -24,6 +24,10 @@ _FUNCTION = (
     r"(?:the|a|an|to|and|or|but|at|for|in|of|on|with|by|from|since|until|before|after|"
     r"when|while|who|which|that|because|so|then|day|last|this|next)"
 )
+_ORDINAL_WORDS = (
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+    "tenth", "eleventh", "twelfth",
+)  # fmt: skip
 # Places and employers are proper names: "lives in a flat" fills no slot.
 _VALUE = r"(?P<v>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
 SLOTS: list[tuple[str, re.Pattern[str]]] = [
@@ -47,6 +51,33 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         # The job is one or two words, never a following function word ("as a nurse to").
         re.compile(
             r"\b(?:works|working|job) as an?\s+(?P<v>[a-z]+(?: (?!" + _FUNCTION + r"\b)[a-z]+)?)"
+        ),
+    ),
+    (
+        # Where a child (or the speaker) studies: a school's name, with the word for its
+        # kind ("Lincoln Elementary", "Little Stars daycare"), not a game or a visit there.
+        "school",
+        re.compile(
+            r"\b(?:goes to|go to|attends|attend|attending|enrolled (?:at|in)|transferred to|"
+            r"switched to|moved to|studies at|(?:started|starting|starts)(?:\s+[\w-]+){0,2}\s+at)"
+            r"\s+(?:the\s+)?(?P<v>(?:[A-Z][\w'&.-]*\s+){1,4}"
+            r"(?:Elementary|Middle|High|Primary|Secondary|Academy|School|College|University|"
+            r"Prep|Montessori|Preschool|Nursery|Daycare|Kindergarten|daycare|preschool|nursery|"
+            r"kindergarten)(?:\s+School)?)"
+            r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:and|but|now|this|since|in|on|for|with|where|every|"
+            r"full|part|each|until|because|so|one|two|three|four|five|\d)\b)"
+        ),
+    ),
+    (
+        # The year of school: "is in 2nd grade" -> "started third grade", "a junior now".
+        "grade",
+        re.compile(
+            r"\b(?:is|are|'s|started|starting|starts|entered|entering|into|in|finished|"
+            r"finishing)\s+(?:the\s+)?(?P<v>(?:\d{1,2}(?:st|nd|rd|th)|"
+            + "|".join(_ORDINAL_WORDS)
+            + r")\s+grade|kindergarten|pre-?k|year\s+\d{1,2})\b"
+            r"|\b(?:is|'s|are)\s+(?:now\s+)?an?\s+(?P<year>freshman|sophomore|junior|senior)\b"
+            r"(?=\s*(?:[,.;!?]|$)|\s+(?:now|at|in|this)\b)"
         ),
     ),
     (
@@ -116,8 +147,8 @@ def slot_holder(text: str, at: int) -> str | None:
     if not words:
         said = reported(text)
         return said[0].lower() if said else ""
-    if any(w in _PRONOUNS for w in words):
-        return None
+    if any(re.sub(r"'(?:s|re|d|ll)$", "", w) in _PRONOUNS for w in words):
+        return None  # "she", "he's"
     return " ".join(words)
 
 
@@ -129,10 +160,37 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
     for name, pattern in SLOTS:
         match = pattern.search(text)
         if match:
-            said = match.group("v") or ("eats meat" if match.groupdict().get("meat") else "")
+            groups = match.groupdict()
+            said = match.group("v") or ("eats meat" if groups.get("meat") else "")
+            said = said or groups.get("year") or ""
             value = re.sub(r"\s+", " ", said).strip(" .,").lower()
+            if name == "grade":
+                value = _grade(value)
             found[name] = (slot_holder(text, match.start()), value)
     return found
+
+
+_ORDINALS = {w: str(i) for i, w in enumerate(_ORDINAL_WORDS, 1)}
+
+
+def _grade(value: str) -> str:
+    """A school year said either way: "third grade" and "3rd grade" are "grade 3"."""
+    found = re.fullmatch(r"(\w+?)(?:st|nd|rd|th)?\s+grade", value)
+    if found is None:
+        return value
+    word = value.split()[0]
+    return f"grade {_ORDINALS.get(word, found.group(1))}"
+
+
+def same_holder(a: str | None, b: str | None) -> bool:
+    """Whether two slot holders (``slot_holder``) are one person: the same words, or a name
+    alone and the words that end with it ("leo" and "maya's son leo")."""
+    if a is None or b is None:
+        return False
+    if a == b:
+        return True
+    short, long = sorted((a, b), key=len)
+    return " " not in short and bool(short) and long.endswith(f" {short}") and "'s" in long
 
 
 def conflicts(new_text: str, old_text: str) -> list[str]:
@@ -142,7 +200,7 @@ def conflicts(new_text: str, old_text: str) -> list[str]:
     found = [
         slot
         for slot, (holder, value) in new.items()
-        if slot in old and holder is not None and old[slot][0] == holder and old[slot][1] != value
+        if slot in old and same_holder(old[slot][0], holder) and old[slot][1] != value
     ]
     if value_changed(new_text, old_text):
         found.append("value")
