@@ -273,3 +273,12 @@ def test_a_new_year_of_school_replaces_the_year_said_with_a_pronoun(mem: Memory)
     now = _current(mem)
     assert "Maya's son Leo goes to Lincoln Elementary." in " ".join(now)
     assert not [t for t in now if "2nd grade" in t]
+
+
+@pytest.mark.slow
+def test_a_new_dentist_keeps_the_email_said_with_the_old_one(mem: Memory) -> None:
+    _said(mem, "My dentist is Dr. Patel and my email is mk@mail.com.", "2026-01-05")
+    mem.add("I switched dentists, I see Dr. Gomez now.", user_id="Maya", timestamp="2026-04-05")
+    now = _current(mem)
+    assert "Maya's email is mk@mail.com." in now
+    assert not [t for t in now if "Patel" in t]

@@ -623,6 +623,26 @@ def test_a_childs_school_and_year_of_school_are_slots() -> None:
     assert slots_of("Maya is a senior citizen.") == {}
 
 
+def test_an_attribute_a_person_has_one_of_is_a_slot() -> None:
+    assert conflicts("Maya's new email is maya@kapoor.dev.", "Maya's email is mk@mail.com.") == [
+        "attribute:email"
+    ]
+    # Said another way, spaced another way: the same attribute, the same value.
+    changed = "Maya changed Maya's number, it's 555-0199 now."
+    assert conflicts(changed, "Maya's phone number is 555-0134.") == ["attribute:phone"]
+    assert conflicts("Maya's cell is 555 0199.", "Maya's phone number is 555-0199.") == []
+    switched = "Maya switched dentists, Maya sees Dr. Gomez now."
+    assert conflicts(switched, "Maya's dentist is Dr. Patel on Main Street.") == [
+        "attribute:dentist"
+    ]
+    assert conflicts(switched, "Maya's doctor is Dr. Patel.") == []
+    # Not a value that identifies, not one of many, not someone else's.
+    assert slots_of("Maya's car is in the shop.") == {}
+    assert slots_of("Maya's best friend is Anna.") == {}
+    assert slots_of("Maya's appointment is Monday.") == {}
+    assert conflicts("Maya's email is tom@x.com.", "Maya's husband's email is tom@y.com.") == []
+
+
 def test_eating_meat_said_as_what_holds_now_is_a_diet() -> None:
     assert conflicts("Maya is eating meat again.", "Maya is a vegetarian.") == ["diet"]
     assert conflicts("Maya and family eat meat now.", "Maya and family went vegan.") == ["diet"]

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 
-from logicmem.routes.visible.text import word_set
+from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, word_set
 from logicmem.write.novelty import VALUE_KINDS, Token, stem, tokens
+from logicmem.write.person import MEMBER_WORDS
 from logicmem.write.rules import own_words, reported
 
 _FUNCTION = (
@@ -167,6 +168,73 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
             if name == "grade":
                 value = _grade(value)
             found[name] = (slot_holder(text, match.start()), value)
+    found.update(_attributes(text))
+    return found
+
+
+# An attribute a person has one of, said with its value: an email, a phone number, a
+# named doctor or dentist ("Maya's email is ...", "Maya's new dentist is Dr. Gomez",
+# "Maya changed Maya's number, it's 555-0199 now", "Maya switched dentists, Maya sees
+# Dr. Gomez now"). The value must be one that names or identifies (an address of mail, a
+# phone number, a proper name), so "Maya's car is in the shop" states no attribute.
+_ID_VALUE = (
+    r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\(?\d[\d ().-]{5,}\d|"
+    r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*)"
+)
+_OWNER = r"(?:^|[.;:!?,]\s+|\b(?:and|but|so)\s+)(?P<who>[A-Z][\w-]*)"
+_ATTRIBUTES = (
+    re.compile(
+        _OWNER + r"'s\s+(?:(?:new|current|updated|actual)\s+)?(?P<attr>[a-z]+(?:[ -][a-z]+)?)"
+        r"\s+(?:is|are)\s+(?:now\s+|actually\s+)?" + _ID_VALUE
+    ),
+    re.compile(
+        _OWNER + r"\s+(?:changed|updated|has a new|got a new)\s+(?:[A-Z][\w-]*'s\s+)?"
+        r"(?P<attr>[a-z]+(?:[ -][a-z]+)?)\s*(?:,\s*(?:it's|it is|the new one is)|\s+to|:|\s-)\s*"
+        + _ID_VALUE
+    ),
+    re.compile(
+        _OWNER + r"\s+switched\s+(?P<attr>[a-z]+s)\b[^.;!?]*?\b(?:sees?|goes to|uses?|"
+        r"is with|banks with|is at)\s+" + _ID_VALUE
+    ),
+)
+# Words for the same attribute.
+_SAME_ATTRIBUTE = {
+    "email address": "email", "e-mail": "email", "e-mail address": "email", "mail": "email",
+    "phone number": "phone", "number": "phone", "cell": "phone", "cell number": "phone",
+    "mobile": "phone", "mobile number": "phone", "cell phone": "phone",
+    "home address": "address",
+}  # fmt: skip
+# What a person has more than one of, or is no attribute: not replaced by another.
+_NOT_ATTRIBUTE = word_set(
+    f"{OTHER_PEOPLE_WORDS} {' '.join(MEMBER_WORDS.values())} kid kids child children dog "
+    "dogs cat cats pet pets favorite favourite birthday anniversary appointment flight "
+    "meeting name"
+)
+_WHEN = word_set(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april "
+    "may june july august september october november december today tomorrow"
+)
+
+
+def _attributes(text: str) -> dict[str, tuple[str | None, str]]:
+    """The attributes ``text`` gives a value (``_ATTRIBUTES``): "attribute:<name>" ->
+    (holder, value)."""
+    found: dict[str, tuple[str | None, str]] = {}
+    for pattern in _ATTRIBUTES:
+        for match in pattern.finditer(text):
+            attr = match.group("attr").lower()
+            value = match.group("v").strip()
+            if pattern is _ATTRIBUTES[2]:
+                attr = attr[:-1]  # "switched dentists": the dentist
+            attr = _SAME_ATTRIBUTE.get(attr, attr)
+            if set(attr.split()) & _NOT_ATTRIBUTE or value.split()[0].lower() in _WHEN:
+                continue
+            if re.fullmatch(r"[\d ().+-]+", value):
+                value = re.sub(r"\D", "", value)  # a phone number, however it is spaced
+            elif "@" not in value:
+                value = re.sub(r"[.\s]+", " ", value).strip()  # "Dr. Patel", "Dr Patel"
+            value = value.lower()
+            found.setdefault(f"attribute:{attr}", (match.group("who").lower(), value))
     return found
 
 
