@@ -323,6 +323,22 @@ def test_leaving_a_job_ends_the_job_held() -> None:
     assert detect("Maya started a second job at the mall.", "Maya") is None
 
 
+def test_what_a_doctor_takes_off_and_what_comes_off_when_healed() -> None:
+    assert _ends("Maya's doctor took Maya off metformin last week.",
+                 "Maya takes metformin for Maya's type 2 diabetes.")  # fmt: skip
+    assert not _ends("Maya's doctor took Maya off metformin last week.", "Maya takes lisinopril.")
+    assert _ends("Maya said: The cast came off yesterday!", "Maya is in a cast for six weeks.")
+    assert _ends("Maya's stitches came out today.", "Maya has stitches in Maya's knee.")
+    assert detect("Maya took off Maya's shoes.", "Maya") is None
+    assert detect("Maya said: Tom's cast came off.", "Maya") is None
+
+
+def test_an_ending_said_in_words_of_the_same_stem_or_of_the_device() -> None:
+    assert _ends("Maya stopped going to therapy.", "Maya sees a therapist every Tuesday.")
+    assert not _ends("Maya stopped going to therapy.", "Maya's husband sees a therapist.")
+    assert _ends("Maya doesn't need the CPAP anymore.", "Maya uses a CPAP machine for sleep apnea.")
+
+
 def test_a_doer_and_someone_named_by_name() -> None:
     # "a smoker" smokes, "a teacher" teaches.
     assert _ends("Maya quit smoking.", "Maya is a heavy smoker.")
@@ -505,6 +521,14 @@ def test_a_new_job_is_the_job_held_until_it_ends(mem: Memory) -> None:
     # A job held later does not undo the one left: that was still left.
     _said(mem, "I work at a bookshop now.", "2026-11-01")
     assert mem.get(left.id, user_id="maya").status == "active"
+
+
+@pytest.mark.slow
+def test_a_thing_sold_is_no_longer_owned(mem: Memory) -> None:
+    # "house" alone is far in meaning from the sentence that owns it.
+    owned = _said(mem, "We own a house in Oakland.", "2026-01-05")
+    sold = _said(mem, "We sold the house and moved into an apartment in Berkeley.", "2026-06-05")
+    assert mem.get(owned.id, user_id="maya").superseded_by == sold.id
 
 
 @pytest.mark.slow

@@ -160,6 +160,8 @@ _ANY_JOB = word_set(
 )
 _NOT_A_WORKPLACE = r"(?:\d|(?:end|start|beginning|close|age|time|last|first)\b)"
 _CLAUSE_START = r"(?:^|[.;:!?,]\s*|\b(?:and|but|so|now)\s+)"
+# A fact of having a thing: what selling or giving it away ends.
+_OWNS = re.compile(r"\b(?:own|owns|have|has|keeps?|drives?|rides?)\b", re.IGNORECASE)
 # Endings that hand a thing to someone.
 _HANDED = re.compile(r"\b(?:gave|given|give|sold|sell|re-?home)", re.IGNORECASE)
 # Coming off something taken, not off work or a phone call.
@@ -332,7 +334,7 @@ _CUES = re.compile(
     r"stopped|gave|given|sold|moved|recovered|got|gotten|outgrew|outgrown|grew|came|come|"
     r"weaned|tapered|broke|broken|split|separated|divorced|retired|resigned|stepped|withdrew|"
     r"left|off|no longer|any\s?more|after all|no more|switched|transitioned|converted|swapped|"
-    r"laid|fired|let go|redundant|new job|new position|new role|"
+    r"laid|fired|let go|redundant|new job|new position|new role|took|taken|removed|"
     r"graduated|rehome|re-home|rid|ditched|cancel|finished|completed|done|born|birth|"
     r"welcomed|delivered|arrived|baby|babies|twins|little one|boy|girl|give|sell|stop|"
     r"replaced|traded|these days|as of)",  # a prefix will do: "miscounted", "upped"
@@ -416,7 +418,38 @@ def detect(text: str, subject: str) -> Retraction | None:
         content = _cut(found.group("rest"))
         if content and len(content_lemmas(content, subject)) <= MAX_ENDED_WORDS:
             return Retraction("ending", "no more", content)
-    return _switched(text, subject) or _update(text, subject)
+    return _taken_off(text, subject) or _switched(text, subject) or _update(text, subject)
+
+
+# What is worn for an injury or after surgery, and comes off when it has healed.
+_WORN = (
+    r"cast|brace|boot|sling|splint|stitches|staples|sutures|catheter|drain|feeding tube|"
+    r"neck brace|walking boot|eye patch"
+)
+
+
+def _taken_off(text: str, subject: str) -> Retraction | None:
+    """A drug the subject was taken off by whoever did it ("the doctor took Maya off
+    metformin"), or what the subject wore for an injury come off ("the cast came off",
+    "Maya's stitches came out")."""
+    subj = _subject_pattern(subject)
+    found = re.search(
+        rf"\b(?:took|taken|weaned|tapered)\s+{subj}\s+off\s+(?P<rest>.+)", text, re.IGNORECASE
+    )
+    if found is not None:
+        content = _cut(found.group("rest"))
+        if content and not _NOT_TAKEN.match(content) and len(content.split()) <= MAX_ENDED_WORDS:
+            return Retraction("ending", "taken off", content)
+    found = re.search(
+        rf"(?:^|[.;:!?]\s*|\b(?:and|but|so|finally)\s+)(?:the|{subj}'s|my)\s+(?P<thing>{_WORN})"
+        r"\s+(?:(?:finally|just|has|have|was|were|got|is|are)\s+)*(?:came|come|taken|removed)"
+        r"(?:\s+(?:off|out))?\b",
+        text,
+        re.IGNORECASE,
+    )
+    if found is not None:
+        return Retraction("ending", "came off", found.group("thing").lower())
+    return None
 
 
 def _member_leads(text: str, subject: str) -> list[tuple[str, str]]:
@@ -949,7 +982,9 @@ def _current(fact: str, subject: str) -> bool:
 # lessons", "off keto" ends "is on a keto diet"; not "got over the flu", "got a flu shot".
 _DOING_WORDS = (
     "lessons classes practice diet regimen routine medication meds pills tablets treatment "
-    "therapy sessions habit"
+    "therapy sessions habit "
+    # The device is the thing: "doesn't need the CPAP" ends "uses a CPAP machine".
+    "machine device mask pump monitor meter"
 )
 _DOING = frozenset(lemma(w) for w in _DOING_WORDS.split())
 
@@ -1181,10 +1216,14 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     have |= {v for w in have if w.endswith("er") for v in _doer(w)}  # "a smoker" smokes
     if set(wanted) & _LIGHT and (have & _LIGHT or valued or re.search(r"\bon\s+\w", fact)):
         wanted = tuple(w for w in wanted if w not in _LIGHT) or wanted
+    if set(wanted) & _ATTEND and have & _ATTEND:
+        wanted = tuple(w for w in wanted if w not in _ATTEND) or wanted  # "going to therapy"
     if set(wanted) & _JOB and "work" in have:
         wanted = tuple(w for w in wanted if w not in _JOB) or wanted  # "quit the bakery job"
-    if not set(wanted) <= have:
-        return False
+    missing = set(wanted) - have
+    if any(not any(len(w) >= 6 and _kin_words(w, h) for h in have) for w in missing):
+        return False  # each word the ending names, or one of its stem ("therapy": "therapist")
+    wanted = tuple(next((h for h in have if _kin_words(w, h)), w) for w in wanted)
     if not retraction.verbal and _modifier_only(fact, wanted[-1], set(wanted)):
         return False
     return retraction.kind == "forget" or valued or _current(fact, subject)
@@ -1225,6 +1264,8 @@ def _own_part(fact: str, subject: str) -> str | None:
 # cane", "stopped taking lisinopril" ends "is on lisinopril". Not *have* (see
 # ``content_lemmas``).
 _LIGHT = frozenset(["need", "use", "take", "wear"])
+# Ways of attending one thing: "stopped going to therapy" ends "sees a therapist".
+_ATTEND = frozenset(lemma(w) for w in ("go", "see", "visit", "attend"))
 # A job is where one works: "quit the bakery job" ends "works at the bakery".
 _JOB = frozenset(lemma(w) for w in ("job", "gig", "jobs"))
 # A condition said as an adjective is the condition: "allergic to milk", "milk allergy".
@@ -1444,6 +1485,13 @@ def retracted(
     floor = MIN_FORGET_SIMILARITY if retraction.kind == "forget" else MIN_SIMILARITY
     if _named(retraction.content) or job_ending(retraction) is not None:
         floor = -1.0  # a name has no meaning to compare, nor a job left with the job held
+    if retraction.kind == "ending" and _HANDED.search(retraction.cue):
+        # A thing sold or given away is no longer owned: "sold the house" ends "own a
+        # house in Oakland", however little else the two share.
+        owned = [m for m in lexical if _OWNS.search(said[m.id])]
+        return [
+            (m, float(s)) for m, s in zip(lexical, sims, strict=True) if m in owned or s >= floor
+        ]
     return [(m, float(s)) for m, s in zip(lexical, sims, strict=True) if s >= floor]
 
 
