@@ -623,6 +623,20 @@ def test_a_childs_school_and_year_of_school_are_slots() -> None:
     assert slots_of("Maya is a senior citizen.") == {}
 
 
+def test_whom_someone_lives_with_or_their_place_of_care_is_a_slot() -> None:
+    moved = "Maya's mom moved into assisted living last month."
+    assert conflicts(moved, "Maya's mom lives with Maya and family since her stroke.") == [
+        "household"
+    ]
+    assert conflicts("Maya's dad is in a nursing home.", "Maya's dad lives with Maya.") == [
+        "household"
+    ]
+    # Not the town one lives in, another member, or a visit.
+    assert conflicts("Maya lives with Tom.", "Maya lives in Boston.") == []
+    assert conflicts(moved, "Maya's dad lives with Maya and family.") == []
+    assert slots_of("Maya went to a nursing home to visit Grandma.") == {}
+
+
 def test_an_attribute_a_person_has_one_of_is_a_slot() -> None:
     assert conflicts("Maya's new email is maya@kapoor.dev.", "Maya's email is mk@mail.com.") == [
         "attribute:email"

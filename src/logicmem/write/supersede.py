@@ -41,6 +41,18 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
+        # Whom someone lives with, or the place of care they live in: "Maya's mom lives
+        # with Maya and family" -> "moved into assisted living". Not the town (residence).
+        "household",
+        re.compile(
+            r"\b(?:lives|living|moved in|moving in|stays|staying)\s+with\s+"
+            r"(?P<with>[A-Z][\w'-]*(?: and family)?)(?![\w'-])"
+            r"|\b(?:lives|living|moved|moving|is|was moved)\s+(?:in|into|to)\s+(?:a\s+|an\s+)?"
+            r"(?P<care>assisted living|nursing home|care home|memory care|hospice|rehab facility|"
+            r"group home|retirement home|retirement community|senior living)\b"
+        ),
+    ),
+    (
         "employer",
         re.compile(
             r"\b(?:(?:works|working|employed|hired)\s+(?:\w+\s+){0,2}?(?:at|for|by)|"
@@ -162,8 +174,10 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         match = pattern.search(text)
         if match:
             groups = match.groupdict()
-            said = match.group("v") or ("eats meat" if groups.get("meat") else "")
-            said = said or groups.get("year") or ""
+            said = groups.get("v") or ("eats meat" if groups.get("meat") else "")
+            said = said or groups.get("year") or groups.get("care") or ""
+            if groups.get("with"):
+                said = f"with {groups['with']}"
             value = re.sub(r"\s+", " ", said).strip(" .,").lower()
             if name == "grade":
                 value = _grade(value)
