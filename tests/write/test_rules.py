@@ -645,6 +645,9 @@ def test_an_attribute_a_person_has_one_of_is_a_slot() -> None:
     changed = "Maya changed Maya's number, it's 555-0199 now."
     assert conflicts(changed, "Maya's phone number is 555-0134.") == ["attribute:phone"]
     assert conflicts("Maya's cell is 555 0199.", "Maya's phone number is 555-0199.") == []
+    assert conflicts("Maya's email changed to m@new.com.", "Maya's email is m@old.com.") == [
+        "attribute:email"
+    ]
     switched = "Maya switched dentists, Maya sees Dr. Gomez now."
     assert conflicts(switched, "Maya's dentist is Dr. Patel on Main Street.") == [
         "attribute:dentist"

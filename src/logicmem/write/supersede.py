@@ -207,6 +207,10 @@ _ATTRIBUTES = (
         + _ID_VALUE
     ),
     re.compile(
+        _OWNER + r"'s\s+(?P<attr>[a-z]+(?:[ -][a-z]+)?)\s+(?:has\s+)?(?:changed|switched|moved)"
+        r"\s+to\s+" + _ID_VALUE
+    ),
+    re.compile(
         _OWNER + r"\s+switched\s+(?P<attr>[a-z]+s)\b[^.;!?]*?\b(?:sees?|goes to|uses?|"
         r"is with|banks with|is at)\s+" + _ID_VALUE
     ),
@@ -238,7 +242,7 @@ def _attributes(text: str) -> dict[str, tuple[str | None, str]]:
         for match in pattern.finditer(text):
             attr = match.group("attr").lower()
             value = match.group("v").strip()
-            if pattern is _ATTRIBUTES[2]:
+            if pattern is _ATTRIBUTES[-1]:
                 attr = attr[:-1]  # "switched dentists": the dentist
             attr = _SAME_ATTRIBUTE.get(attr, attr)
             if set(attr.split()) & _NOT_ATTRIBUTE or value.split()[0].lower() in _WHEN:
