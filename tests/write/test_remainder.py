@@ -10,7 +10,7 @@ import pytest
 
 from logicmem import Memory
 from logicmem.types import MemoryEntry
-from logicmem.write.remainder import clauses, parts, rest
+from logicmem.write.remainder import clauses, introduced, parts, rest
 
 
 def _texts(text: str) -> list[str]:
@@ -79,6 +79,16 @@ def test_a_dose_after_a_dose_is_a_clause_taken_as_the_first_was() -> None:
     # Not a number of anything else, nor a dose with no dose before it.
     assert len(clauses("Maya ran 5 km and 3 km.", "Maya")) == 1
     assert len(clauses("Maya takes lisinopril and 20 mg of atorvastatin.", "Maya")) == 1
+
+
+def test_who_a_memory_introduces_and_a_later_one_names_alone() -> None:
+    old = "Maya's son Leo is in 2nd grade and Maya's wife Ana is a nurse."
+    assert introduced(old, "Maya", "Maya said: Leo started third grade.") == [
+        "Maya's son is named Leo."
+    ]
+    # Told with the relation, or not named at all: nothing to keep.
+    assert introduced(old, "Maya", "Maya's son Leo started third grade.") == []
+    assert introduced(old, "Maya", "Maya said: Sam started third grade.") == []
 
 
 def test_a_list_of_names_is_no_clause() -> None:
@@ -271,6 +281,7 @@ def test_a_new_year_of_school_replaces_the_year_said_with_a_pronoun(mem: Memory)
           "2026-01-05")  # fmt: skip
     mem.add("Leo started third grade this week.", user_id="Maya", timestamp="2026-09-01")
     now = _current(mem)
+    assert "Maya's son is named" not in " ".join(now)  # the part kept says who Leo is
     assert "Maya's son Leo goes to Lincoln Elementary." in " ".join(now)
     assert not [t for t in now if "2nd grade" in t]
 
@@ -282,3 +293,13 @@ def test_a_new_dentist_keeps_the_email_said_with_the_old_one(mem: Memory) -> Non
     now = _current(mem)
     assert "Maya's email is mk@mail.com." in now
     assert not [t for t in now if "Patel" in t]
+
+
+@pytest.mark.slow
+def test_a_new_school_keeps_who_the_child_is(mem: Memory) -> None:
+    _said(mem, "Our son Sam attends Riverside Middle School.", "2026-01-05")
+    mem.add("Sam started at Westfield High School this week.", user_id="Maya",
+            timestamp="2026-09-01")  # fmt: skip
+    now = _current(mem)
+    assert "Maya's son is named Sam." in now
+    assert not [t for t in now if "Riverside" in t]

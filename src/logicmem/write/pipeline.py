@@ -31,7 +31,7 @@ from logicmem.write.base import (
 )
 from logicmem.write.categorize import PrototypeCategorizer
 from logicmem.write.novelty import adds_information
-from logicmem.write.remainder import parts, rest
+from logicmem.write.remainder import introduced, parts, rest
 from logicmem.write.retract import Retraction, detect, holds_a_value, restatable, retracted
 from logicmem.write.supersede import conflicts, measures, slots_of
 
@@ -316,7 +316,10 @@ class WritePipeline:
                 {s for part in parts(old.text, _subject(old)) for s in conflicts(entry.text, part)}
             )
             if slots:
-                kept = self._rest_of(old, lambda t: bool(conflicts(entry.text, t)))
+                # Whose slot changed stays known: "Leo started third grade" closes "Maya's
+                # son Leo is in 2nd grade", not that Leo is Maya's son.
+                who = "" if "relationship" in slots else entry.text
+                kept = self._rest_of(old, lambda t: bool(conflicts(entry.text, t)), who)
                 self.store.supersede(old.id, entry.id, {"slots": slots} | _kept(kept))
                 old.status = "superseded"
                 done.append(old.id)
@@ -431,12 +434,23 @@ class WritePipeline:
             closed.append(entry.id)
         return closed
 
-    def _rest_of(self, old: MemoryEntry, ends: Callable[[str], bool]) -> MemoryEntry | None:
+    def _rest_of(
+        self, old: MemoryEntry, ends: Callable[[str], bool], naming: str = ""
+    ) -> MemoryEntry | None:
         """What ``old`` still says once a later statement ends part of it: the clauses
         ``ends`` leaves standing (``remainder.rest``), as a memory not yet stored, or None
         when all of it ends. "Maya stopped taking lisinopril" ends "Maya takes lisinopril
-        and is allergic to penicillin", and the allergy stays."""
+        and is allergic to penicillin", and the allergy stays. With ``naming``, the later
+        statement, who ``old`` introduces that it names without their relation stays too
+        (``remainder.introduced``)."""
         text = rest(old.text, _subject(old), ends)
+        who = [
+            s
+            for s in introduced(old.text, _subject(old), naming)
+            if text is None or s.split(" is named ")[1].rstrip(".") not in text
+        ]
+        if who:
+            text = " ".join([text or "", *who]).strip()
         if text is None:
             return None
         metadata = {k: v for k, v in old.metadata.items() if k != "slots"}

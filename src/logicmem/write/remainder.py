@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 
 from logicmem.routes.rulemem.facts import ADVERBS, PRONOUNS, verbish
 from logicmem.routes.visible.text import word_form
+from logicmem.write.person import MEMBER_WORDS
 from logicmem.write.rules import leans_back, own_words, reported, split_sentences
 
 # "(last month = February 2026; yesterday = 2 March 2026)": the date hints of ``date_hint``.
@@ -274,3 +275,23 @@ def _capital(clause: str, name: str) -> str:
     if name and first.lower() in (name.lower(), f"{name.lower()}'s"):
         return clause
     return clause[:1].upper() + clause[1:]
+
+
+_KIN = "|".join(sorted({w for words in MEMBER_WORDS.values() for w in words.split()}, key=len))
+
+
+def introduced(text: str, name: str, among: str) -> list[str]:
+    """Who ``text`` introduces by their relation to ``name`` and by a name that ``among``
+    says without that relation, each as a sentence of its own ("Maya's son Leo goes to
+    Lincoln Elementary", with "Leo started third grade" -> "Maya's son is named Leo."):
+    what a memory closed by a new value of that person's slot must not take with it."""
+    found = re.finditer(
+        rf"\b{re.escape(name)}'s\s+(?P<kin>(?i:{_KIN}))\s+(?P<who>[A-Z][a-z]+)\b", text
+    )
+    out = []
+    for match in found:
+        kin, who = match.group("kin").lower(), match.group("who")
+        told = re.search(rf"\b{who}\b", among) is not None
+        if told and re.search(rf"\b{kin},?\s+{who}\b", among, re.IGNORECASE) is None:
+            out.append(f"{name}'s {kin} is named {who}.")
+    return list(dict.fromkeys(out))
