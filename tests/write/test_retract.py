@@ -6,6 +6,10 @@ memories runs the real MiniLM embedder, as the thresholds were set on it.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -337,6 +341,20 @@ def test_an_ending_said_in_words_of_the_same_stem_or_of_the_device() -> None:
     assert _ends("Maya stopped going to therapy.", "Maya sees a therapist every Tuesday.")
     assert not _ends("Maya stopped going to therapy.", "Maya's husband sees a therapist.")
     assert _ends("Maya doesn't need the CPAP anymore.", "Maya uses a CPAP machine for sleep apnea.")
+
+
+def test_an_ending_reads_the_same_in_every_process() -> None:
+    # The words a fact's match stands on do not hang on the order of a set, which differs
+    # between processes (hash seeds): "theater" is a word of the fact, not a doer's verb.
+    code = (
+        "from logicmem.write.retract import detect, lexical_match\n"
+        "said = detect('Maya stopped singing at the theater.', 'Maya')\n"
+        "print(lexical_match(said, 'Maya sings at the community theater on Fridays.', 'Maya'))"
+    )
+    for seed in ("1", "2", "3", "4", "5"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        assert out.stdout.strip() == "True", (seed, out.stderr[-500:])
 
 
 def test_a_doer_and_someone_named_by_name() -> None:

@@ -1223,7 +1223,12 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     missing = set(wanted) - have
     if any(not any(len(w) >= 6 and _kin_words(w, h) for h in have) for w in missing):
         return False  # each word the ending names, or one of its stem ("therapy": "therapist")
-    wanted = tuple(next((h for h in have if _kin_words(w, h)), w) for w in wanted)
+    # A word missing from the fact stands for the word of its stem there (the fact's own
+    # words in their order, so the same one every time).
+    order = content_lemmas(fact, subject)
+    wanted = tuple(
+        w if w in have else next((h for h in order if _kin_words(w, h)), w) for w in wanted
+    )
     if not retraction.verbal and _modifier_only(fact, wanted[-1], set(wanted)):
         return False
     return retraction.kind == "forget" or valued or _current(fact, subject)
