@@ -226,7 +226,7 @@ _SAME_ATTRIBUTE = {
 _NOT_ATTRIBUTE = word_set(
     f"{OTHER_PEOPLE_WORDS} {' '.join(MEMBER_WORDS.values())} kid kids child children dog "
     "dogs cat cats pet pets favorite favourite birthday anniversary appointment flight "
-    "meeting name"
+    "meeting name family"
 )
 _WHEN = word_set(
     "monday tuesday wednesday thursday friday saturday sunday january february march april "
@@ -245,8 +245,9 @@ def _attributes(text: str) -> dict[str, tuple[str | None, str]]:
             if pattern is _ATTRIBUTES[-1]:
                 attr = attr[:-1]  # "switched dentists": the dentist
             attr = _SAME_ATTRIBUTE.get(attr, attr)
-            if set(attr.split()) & _NOT_ATTRIBUTE or value.split()[0].lower() in _WHEN:
-                continue
+            first = value.split()[0].lower()
+            if set(attr.split()) & _NOT_ATTRIBUTE or first in _WHEN or first.endswith("'s"):
+                continue  # "Maya's family is Maya's motivation": no value of its own
             if re.fullmatch(r"[\d ().+-]+", value):
                 value = re.sub(r"\D", "", value)  # a phone number, however it is spaced
             elif "@" not in value:
