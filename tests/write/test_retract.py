@@ -308,6 +308,10 @@ def test_leaving_a_job_ends_the_job_held() -> None:
     assert _ends("Maya left Maya's job at the pharmacy.", "Maya works as a pharmacist.")
     assert _ends("Maya quit Maya's job at the hospital.", "Maya is a nurse at St Mary's hospital.")
     assert not _ends("Maya quit Maya's job at the cafe.", "Maya works at Google.")
+    # The jobs a kind of workplace is known for.
+    assert _ends("Maya quit Maya's job at the coffee shop.", "Maya works part-time as a barista.")
+    assert _ends("Maya left Maya's job at the restaurant.", "Maya is a line cook.")
+    assert not _ends("Maya quit Maya's job at the coffee shop.", "Maya works as a nurse.")
     # Only a job: not what the speaker does unpaid, or is.
     assert not _ends("Maya quit Maya's job.", "Maya volunteers at the food bank on Saturdays.")
     assert not _ends("Maya quit Maya's job.", "Maya is a student at UCLA.")

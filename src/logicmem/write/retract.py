@@ -1162,7 +1162,27 @@ def _job_left(where: str, fact: str) -> bool:
         w for w in _words(where) if w not in _FUNCTION
     ]
     said = _words(fact)
-    return bool(named) and all(any(_kin_words(w, x) for x in said) for w in named)
+    if bool(named) and all(any(_kin_words(w, x) for x in said) for w in named):
+        return True
+    # A job the kind of workplace is known for: "the coffee shop" for "a barista".
+    kind = " ".join(w for w in _words(where) if w not in _FUNCTION)
+    return bool(set(_WORKED_AT.get(kind, "").split()) & set(said))
+
+
+# Kinds of workplace and the jobs held there, from general knowledge; a job of the same
+# stem as its place ("pharmacy": "pharmacist") needs no entry.
+_WORKED_AT = {
+    "coffee shop": "barista baristas", "cafe": "barista baristas waiter waitress",
+    "café": "barista baristas waiter waitress", "coffeehouse": "barista",
+    "restaurant": "waiter waitress server chef cook host hostess dishwasher",
+    "diner": "waiter waitress server cook", "bar": "bartender barback",
+    "pub": "bartender barman barmaid", "hospital": "nurse doctor physician surgeon",
+    "clinic": "nurse doctor physician", "school": "teacher principal", "bank": "teller banker",
+    "salon": "hairdresser stylist", "garage": "mechanic",
+    "law firm": "lawyer attorney paralegal solicitor", "warehouse": "picker packer forklift",
+    "supermarket": "cashier", "grocery store": "cashier", "store": "cashier",
+    "daycare": "caregiver", "gym": "trainer",
+}  # fmt: skip
 
 
 # Words for any place of work: "the mechanical engineering company" is named by the rest.
