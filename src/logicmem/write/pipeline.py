@@ -444,11 +444,7 @@ class WritePipeline:
         statement, who ``old`` introduces that it names without their relation stays too
         (``remainder.introduced``)."""
         text = rest(old.text, _subject(old), ends)
-        who = [
-            s
-            for s in introduced(old.text, _subject(old), naming)
-            if text is None or s.split(" is named ")[1].rstrip(".") not in text
-        ]
+        who = introduced(old.text, _subject(old), naming, text or "")
         if who:
             text = " ".join([text or "", *who]).strip()
         if text is None:

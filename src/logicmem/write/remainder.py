@@ -280,18 +280,19 @@ def _capital(clause: str, name: str) -> str:
 _KIN = "|".join(sorted({w for words in MEMBER_WORDS.values() for w in words.split()}, key=len))
 
 
-def introduced(text: str, name: str, among: str) -> list[str]:
+def introduced(text: str, name: str, among: str, kept: str = "") -> list[str]:
     """Who ``text`` introduces by their relation to ``name`` and by a name that ``among``
     says without that relation, each as a sentence of its own ("Maya's son Leo goes to
     Lincoln Elementary", with "Leo started third grade" -> "Maya's son is named Leo."):
-    what a memory closed by a new value of that person's slot must not take with it."""
+    what a memory closed by a new value of that person's slot must not take with it,
+    unless ``kept``, what stays of that memory, names them."""
     found = re.finditer(
         rf"\b{re.escape(name)}'s\s+(?P<kin>(?i:{_KIN}))\s+(?P<who>[A-Z][a-z]+)\b", text
     )
     out = []
     for match in found:
         kin, who = match.group("kin").lower(), match.group("who")
-        told = re.search(rf"\b{who}\b", among) is not None
+        told = re.search(rf"\b{who}\b", among) is not None and who not in kept
         if told and re.search(rf"\b{kin},?\s+{who}\b", among, re.IGNORECASE) is None:
             out.append(f"{name}'s {kin} is named {who}.")
     return list(dict.fromkeys(out))

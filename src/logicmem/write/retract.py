@@ -139,9 +139,11 @@ _ENDING = (
 # "lost my role in the play"); a job is one followed by no other noun ("job search").
 _JOB_NOUN = r"(?:(?:job|career)(?![\w-]|\s+(?:search|hunt|hunting|interview|offer|fair|board))|"
 _JOB_NOUN += r"(?:role|position|post)(?=\s+(?:at|with|for)\s))"
+# The verbs of a job begun.
+_NEW_JOB = frozenset(["started", "began", "landed", "accepted", "took", "got"])
 _JOB_ENDING = (
     # A new job is the job held now: the one before it ended ("holds_a_value").
-    r"(?P<cue>(?P<new>(?:started|began|landed|accepted|took|got)\s+(?:a|my|the)\s+new\s+"
+    rf"(?P<cue>(?P<new>(?:{'|'.join(sorted(_NEW_JOB))})\s+(?:a|my|the)\s+new\s+"
     r"(?:job|position|role)\b)|"
     r"(?:quit|left|lost|resigned from|stepped down from|walked away from)\s+"
     r"(?:(?:my|our|her|his|their|the|[\w-]+'s)\s+)?(?:(?P<kind>[\w-]+)\s+)?" + _JOB_NOUN + r"|"
@@ -1273,9 +1275,6 @@ def holds_a_value(retraction: Retraction | None) -> bool:
         words = retraction.cue.split()
         return words[0] in _NEW_JOB and "new" in words
     return retraction is not None and retraction.kind in ("change", "update")
-
-
-_NEW_JOB = frozenset(["started", "began", "landed", "accepted", "took", "got"])
 
 
 def _own_part(fact: str, subject: str) -> str | None:
