@@ -287,6 +287,22 @@ def test_a_new_year_of_school_replaces_the_year_said_with_a_pronoun(mem: Memory)
 
 
 @pytest.mark.slow
+def test_a_new_year_of_school_said_with_the_school_keeps_the_school(mem: Memory) -> None:
+    # One clause holds both: the year ends, the school and who the child is stay.
+    _said(mem, "My daughter Mia is in 4th grade at Lincoln Elementary.", "2025-09-02")
+    mem.add("Mia is in 5th grade now.", user_id="Maya", timestamp="2026-09-01")
+    now = _current(mem)
+    assert "Maya's daughter Mia goes to Lincoln Elementary." in now
+    assert not [t for t in now if "4th grade" in t]
+    # A new school the same way keeps the year.
+    _said(mem, "My son Sam is a junior at Westfield High School.", "2026-01-05")
+    mem.add("Sam transferred to Eastside High School.", user_id="Maya", timestamp="2026-02-01")
+    now = _current(mem)
+    assert "Maya's son Sam is a junior." in now
+    assert not [t for t in now if "Westfield" in t]
+
+
+@pytest.mark.slow
 def test_a_new_dentist_keeps_the_email_said_with_the_old_one(mem: Memory) -> None:
     _said(mem, "My dentist is Dr. Patel and my email is mk@mail.com.", "2026-01-05")
     mem.add("I switched dentists, I see Dr. Gomez now.", user_id="Maya", timestamp="2026-04-05")

@@ -10,7 +10,14 @@ from logicmem.write.rules import (
     split_sentences,
     states_a_standing_fact,
 )
-from logicmem.write.supersede import conflicts, measures, slot_holder, slots_of
+from logicmem.write.supersede import (
+    conflicts,
+    held_slots,
+    measures,
+    restated,
+    slot_holder,
+    slots_of,
+)
 
 
 def _turn(text: str, role: str = "user", speaker: str = "Maya") -> Turn:
@@ -621,6 +628,28 @@ def test_a_childs_school_and_year_of_school_are_slots() -> None:
     assert conflicts(moved, "Maya's son Tom attends Riverside Middle School.") == []
     assert slots_of("Maya goes to Lincoln High football games.") == {}
     assert slots_of("Maya is a senior citizen.") == {}
+
+
+def test_a_school_said_after_the_year_is_the_same_childs_school() -> None:
+    said = "Maya's daughter Mia is in 4th grade at Lincoln Elementary."
+    assert held_slots(said) == {
+        "school": ("maya's daughter mia", "lincoln elementary"),
+        "grade": ("maya's daughter mia", "grade 4"),
+    }
+    assert slots_of("Maya's son Sam is a junior at Westfield High School.") == {
+        "school": "westfield high school",
+        "grade": "junior",
+    }
+    # A new year closes the clause; its school is told on its own, in the clause's words.
+    assert conflicts("Maya said: Mia is in 5th grade now.", said) == ["grade"]
+    assert restated(said, {"grade"}, "mia") == ["Maya's daughter Mia goes to Lincoln Elementary."]
+    assert restated(said, {"school"}, "maya's daughter mia") == [
+        "Maya's daughter Mia is in 4th grade."
+    ]
+    # Only the holder's own slots, named by the holder.
+    assert restated(said, {"grade"}, "maya") == []
+    assert restated("Maya's son goes to Lincoln Elementary and he's in 2nd grade.", set(),
+                    None) == []  # fmt: skip
 
 
 def test_whom_someone_lives_with_or_their_place_of_care_is_a_slot() -> None:

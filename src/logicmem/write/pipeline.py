@@ -33,7 +33,7 @@ from logicmem.write.categorize import PrototypeCategorizer
 from logicmem.write.novelty import adds_information
 from logicmem.write.remainder import introduced, parts, rest
 from logicmem.write.retract import Retraction, detect, holds_a_value, restatable, retracted
-from logicmem.write.supersede import conflicts, measures, slots_of
+from logicmem.write.supersede import conflicts, held_slots, measures, restated, slots_of
 
 NEIGHBOURS = 50  # existing memories checked for duplicates and supersession per candidate
 DUPLICATE_CHECKS = 8  # of those above the dedup threshold, the closest checked for novelty
@@ -319,7 +319,9 @@ class WritePipeline:
                 # Whose slot changed stays known: "Leo started third grade" closes "Maya's
                 # son Leo is in 2nd grade", not that Leo is Maya's son.
                 who = "" if "relationship" in slots else entry.text
-                kept = self._rest_of(old, lambda t: bool(conflicts(entry.text, t)), who)
+                kept = self._rest_of(
+                    old, lambda t: bool(conflicts(entry.text, t)), who, _untouched(entry, old)
+                )
                 self.store.supersede(old.id, entry.id, {"slots": slots} | _kept(kept))
                 old.status = "superseded"
                 done.append(old.id)
@@ -435,15 +437,25 @@ class WritePipeline:
         return closed
 
     def _rest_of(
-        self, old: MemoryEntry, ends: Callable[[str], bool], naming: str = ""
+        self,
+        old: MemoryEntry,
+        ends: Callable[[str], bool],
+        naming: str = "",
+        untouched: Sequence[str] = (),
     ) -> MemoryEntry | None:
         """What ``old`` still says once a later statement ends part of it: the clauses
         ``ends`` leaves standing (``remainder.rest``), as a memory not yet stored, or None
         when all of it ends. "Maya stopped taking lisinopril" ends "Maya takes lisinopril
-        and is allergic to penicillin", and the allergy stays. With ``naming``, the later
-        statement, who ``old`` introduces that it names without their relation stays too
-        (``remainder.introduced``)."""
+        and is allergic to penicillin", and the allergy stays. ``untouched``: what an ended
+        clause said that the later statement leaves as it was, told on its own
+        (``supersede.restated``), unless what stays already says it. With ``naming``, the
+        later statement, who ``old`` introduces that it names without their relation stays
+        too (``remainder.introduced``)."""
         text = rest(old.text, _subject(old), ends)
+        held = slots_of(text or "")
+        told = [s for s in untouched if not set(slots_of(s).items()) <= set(held.items())]
+        if told:
+            text = " ".join([text or "", *told]).strip()
         who = introduced(old.text, _subject(old), naming, text or "")
         if who:
             text = " ".join([text or "", *who]).strip()
@@ -664,3 +676,20 @@ def _same_subject(
         for m in pool.values()
         if m.id != entry.id and m.status == "active" and m.metadata.get("subject") == subject
     ]
+
+
+def _untouched(new: MemoryEntry, old: MemoryEntry) -> list[str]:
+    """What the clauses of ``old`` that ``new`` gives a new value said of the same holder's
+    other slots, which ``new`` does not speak of, each as a sentence (``restated``): "Mia
+    is in 5th grade now" closes "Maya's daughter Mia is in 4th grade at Lincoln
+    Elementary", and her school stays."""
+    said = held_slots(new.text)
+    out: list[str] = []
+    for part in parts(old.text, _subject(old)) or [old.text]:
+        changed = conflicts(new.text, part)
+        if not changed:
+            continue
+        held = held_slots(part)
+        holder = next((held[s][0] for s in changed if s in held), None)
+        out += restated(part, set(changed) | set(said), holder)
+    return list(dict.fromkeys(out))

@@ -72,7 +72,12 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         "school",
         re.compile(
             r"\b(?:goes to|go to|attends|attend|attending|enrolled (?:at|in)|transferred to|"
-            r"switched to|moved to|studies at|(?:started|starting|starts)(?:\s+[\w-]+){0,2}\s+at)"
+            r"switched to|moved to|studies at|(?:started|starting|starts)(?:\s+[\w-]+){0,2}\s+at|"
+            # "is in 4th grade at Lincoln Elementary", "is a junior at Westfield High"
+            r"(?:is|are|'s)\s+(?:in\s+)?(?:the\s+)?(?:(?:\d{1,2}(?:st|nd|rd|th)|"
+            + "|".join(_ORDINAL_WORDS)
+            + r")\s+grade|kindergarten|pre-?k|year\s+\d{1,2}|an?\s+(?:freshman|sophomore|junior|"
+            r"senior))\s+at)"
             r"\s+(?:the\s+)?(?P<v>(?:[A-Z][\w'&.-]*\s+){1,4}"
             r"(?:Elementary|Middle|High|Primary|Secondary|Academy|School|College|University|"
             r"Prep|Montessori|Preschool|Nursery|Daycare|Kindergarten|daycare|preschool|nursery|"
@@ -144,25 +149,68 @@ def slot_holder(text: str, at: int) -> str | None:
     lower case ("maya", "maya's wife lina"); "Maya and family" is Maya. A statement with
     no subject is its speaker's ("Maya said: Moved to Denver"). None when a pronoun names
     them: whom it stands for is not known here, so it neither replaces nor is replaced."""
+    holder = _holder(text, at)
+    return None if holder is None else holder.lower()
+
+
+def _holder(text: str, at: int) -> str | None:
+    """``slot_holder`` in the words as ``text`` writes them ("Maya's wife Lina")."""
     clause = _CLAUSE.split(text[:at])[-1]
-    words = re.findall(r"[\w'&.-]+", clause.lower())
-    while words and words[0] in _LEADING:
+    words = re.findall(r"[\w'&.-]+", clause)
+    while words and words[0].lower() in _LEADING:
         words.pop(0)
-    while words and words[-1] in _TRAILING:
+    while words and words[-1].lower() in _TRAILING:
         words.pop()
     # A time or place said before the subject is no part of it: "Since 2019 Maya ...".
     for i in range(len(words) - 1, -1, -1):
-        if words[i] in _BEFORE_SUBJECT or words[i].isdigit():
+        if words[i].lower() in _BEFORE_SUBJECT or words[i].isdigit():
             words = words[i + 1 :]
             break
-    if words[-2:] == ["and", "family"]:
+    if [w.lower() for w in words[-2:]] == ["and", "family"]:
         words = words[:-2]
     if not words:
         said = reported(text)
-        return said[0].lower() if said else ""
-    if any(re.sub(r"'(?:s|re|d|ll)$", "", w) in _PRONOUNS for w in words):
+        return said[0] if said else ""
+    if any(re.sub(r"'(?:s|re|d|ll)$", "", w.lower()) in _PRONOUNS for w in words):
         return None  # "she", "he's"
     return " ".join(words)
+
+
+# How a slot's value is told in a sentence of its own (``restated``), by the group of its
+# pattern that holds the value.
+_TOLD = {
+    ("residence", "v"): "{who} lives in {v}.",
+    ("household", "with"): "{who} lives with {v}.",
+    ("household", "care"): "{who} lives in {v}.",
+    ("employer", "v"): "{who} works at {v}.",
+    ("occupation", "v"): "{who} works as {a} {v}.",
+    ("school", "v"): "{who} goes to {v}.",
+    ("grade", "v"): "{who} is in {v}.",
+    ("grade", "year"): "{who} is {a} {v}.",
+}
+
+
+def restated(text: str, leave: set[str], holder: str | None) -> list[str]:
+    """The slots ``text`` fills for ``holder`` (as ``slot_holder`` names them), other than
+    those in ``leave``, each told as a sentence of its own in ``text``'s words: what a
+    clause closed for a new value of one slot said of another ("Maya's daughter Mia is in
+    4th grade at Lincoln Elementary", closed by "Mia is in 5th grade now" -> "Maya's
+    daughter Mia goes to Lincoln Elementary."). Only the holder's own slots, named by
+    them: a slot a pronoun holds is not told, since whom it stands for is not known here."""
+    own = own_words(text)
+    out = []
+    for name, pattern in SLOTS:
+        match = pattern.search(own) if name not in leave else None
+        if match is None:
+            continue
+        who = _holder(own, match.start())
+        group = next((g for (n, g) in _TOLD if n == name and match.groupdict().get(g)), None)
+        if not who or group is None or not same_holder(who.lower(), holder):
+            continue
+        value = re.sub(r"\s+", " ", match.group(group)).strip(" .,")
+        article = "an" if value[:1].lower() in "aeiou" else "a"
+        out.append(_TOLD[name, group].format(who=who[:1].upper() + who[1:], v=value, a=article))
+    return out
 
 
 def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
