@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from logicmem import Memory
+from logicmem.routes.visible.kb import drug_classes
 from logicmem.types import MemoryEntry
 from logicmem.write.retract import (
     Retraction,
@@ -530,6 +531,37 @@ def test_a_dose_of_the_same_drug_said_in_other_words_replaces_the_dose(mem: Memo
     now = _said(mem, "I'm weaning off sertraline now, down to 25.", "2026-04-05")
     assert mem.get(raised.id, user_id="maya").superseded_by == now.id
     assert mem.get(other.id, user_id="maya").status == "active"
+
+
+@pytest.mark.slow
+def test_a_dose_of_a_drug_said_by_its_class_replaces_the_one_drug_of_it(mem: Memory) -> None:
+    # "My insulin" names the class of the one insulin taken; its words are far from the fact.
+    lantus = _said(mem, "I use 20 units of Lantus at night.", "2026-01-05")
+    toms = _said(mem, "My husband Tom is on 30 units of Tresiba.", "2026-01-05")
+    walk = _said(mem, "I walk 20 minutes a day.", "2026-01-05")
+    now = _said(mem, "My insulin is now 24 units.", "2026-03-01")
+    assert mem.get(lantus.id, user_id="maya").superseded_by == now.id
+    for other in (toms, walk):
+        assert mem.get(other.id, user_id="maya").status == "active"
+
+
+@pytest.mark.slow
+def test_a_dose_of_a_class_of_two_drugs_taken_replaces_neither(mem: Memory) -> None:
+    # Two insulins together: which one "my insulin" means is not said.
+    both = _said(mem, "I use 20 units of Lantus at night and 6 units of Humalog with meals.",
+                 "2026-01-05")  # fmt: skip
+    one = _said(mem, "I take 40 mg of Lipitor.", "2026-01-05")
+    _said(mem, "My insulin is now 24 units.", "2026-03-01")
+    assert mem.get(both.id, user_id="maya").status == "active"
+    # A class with one drug of it taken is that drug.
+    assert _said(mem, "My statin dose is now 20 mg.", "2026-03-02")
+    assert mem.get(one.id, user_id="maya").status == "superseded"
+
+
+def test_the_classes_of_drugs_are_words_for_a_class_not_a_drug() -> None:
+    classes = {c for words, _ in drug_classes().values() for c in words}
+    assert {"insulin", "statins", "antidepressants", "benzos"} <= classes
+    assert not {"tacrolimus", "methadone", "codeine", "lantus"} & classes
 
 
 @pytest.mark.slow

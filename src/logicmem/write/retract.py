@@ -54,7 +54,7 @@ from typing import Literal, TypeGuard
 
 import numpy as np
 
-from logicmem.routes.visible.kb import drug_names
+from logicmem.routes.visible.kb import drug_classes, drug_names
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form, word_set
 from logicmem.types import MemoryEntry
 from logicmem.write.person import MEMBER_WORDS
@@ -1446,6 +1446,14 @@ def updated(
     # A dose of the medicine the fact names, in other words around it ("is weaning off
     # sertraline, down to 25" for "the doctor bumped Maya's sertraline to 100 mg").
     floor = MIN_SIMILARITY if _same_thing(retraction.said, said[found[best].id], subject) else None
+    if floor is None:
+        # Or its class, when the subject's facts give one drug of it ("Maya's insulin is
+        # now 24 units" for "Maya uses 20 units of Lantus"): the class named, its one drug
+        # and a value in the same measure decide, however far apart the words (cosine 0.43
+        # there).
+        kin = _one_of_class(retraction.said, [said[m.id] for m in found], subject)
+        if kin is not None:
+            best, floor = kin, 0.0
     if sims[best] >= (floor if floor is not None else MIN_UPDATE_SIMILARITY):
         return [(found[best], float(sims[best]))]
     return []
@@ -1456,6 +1464,37 @@ def _same_thing(said: str, fact: str, subject: str) -> bool:
     it said in other words is still its dose."""
     shared = set(content_lemmas(said, subject)) & set(content_lemmas(fact, subject))
     return bool(shared & _drug_lemmas())
+
+
+def _one_of_class(said: str, facts: list[str], subject: str) -> int | None:
+    """The one fact of ``facts`` that names a drug of a class ``said`` names
+    (``kb.drug_classes``: "insulin", "statins"), when ``said`` names no drug of its own
+    and that fact names one drug of the class and no other fact any; None otherwise. Two
+    insulins taken together leave "my insulin" unsaid of which."""
+    words = set(content_lemmas(said, subject))
+    if words & _drug_lemmas() - _class_lemmas():
+        return None  # a drug named outright is matched by name (``_same_thing``)
+    for classes, names in _classes():
+        if not words & classes:
+            continue
+        named = [set(content_lemmas(f, subject)) & names for f in facts]
+        kin = [i for i, drugs in enumerate(named) if drugs]
+        return kin[0] if len(kin) == 1 and len(named[kin[0]]) == 1 else None
+    return None
+
+
+@lru_cache(maxsize=1)
+def _classes() -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """``kb.drug_classes`` as lemmas, in the resource's order."""
+    return tuple(
+        (frozenset(_lemma(w) for w in classes), frozenset(_lemma(n) for n in names))
+        for classes, names in drug_classes().values()
+    )
+
+
+@lru_cache(maxsize=1)
+def _class_lemmas() -> frozenset[str]:
+    return frozenset(w for classes, _ in _classes() for w in classes)
 
 
 @lru_cache(maxsize=1)

@@ -768,6 +768,29 @@ def load_kb() -> KnowledgeBase:
 
 
 @lru_cache(maxsize=1)
+def drug_classes() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """Per medication entry whose fact patterns name its class, (its class words, the names
+    of its drugs), lower case: "insulin" and {"lantus", "humalog", ...}. A class word is
+    the drug word of a two-word pattern ("on statins", "takes insulin") that no one-word
+    pattern gives and that is a plural ("statins", "benzos") or the one word the entry is
+    named after ("med-insulin"); "takes tacrolimus", beside cyclosporine, names a drug."""
+    out = {}
+    for entry in load_kb().entries.values():
+        if entry.type != "medication":
+            continue
+        names = {p.lower() for p in entry.fact_patterns if len(p.split()) == 1}
+        classes = {
+            words[1]
+            for words in (p.lower().split() for p in entry.fact_patterns)
+            if len(words) == 2 and words[0] in ("takes", "taking", "on", "uses")
+            and len(words[1]) >= 5 and words[1] not in names
+            and (re.search(r"[^sui]s$", words[1]) or entry.id == f"med-{words[1]}")
+        }  # fmt: skip
+        if classes and names:
+            out[entry.id] = (frozenset(classes), frozenset(names))
+    return out
+
+
 def drug_names() -> frozenset[str]:
     """The medicines the resource names, lower case: each medication entry's one-word
     fact patterns ("sertraline", "coumadin") and the drug of its two-word ones ("takes
