@@ -111,6 +111,16 @@ from logicmem.write.retract import (
         ("Maya welcomed a baby girl!", "birth", ""),
         ("Maya's wife gave birth to twins.", "birth", "wife"),
         ("Maya's sister gave birth last night.", "birth", "sister"),
+        # A pregnancy lost ends it as a birth does; a date hint's year is no "long ago".
+        ("Maya had a miscarriage last week. (last week = the week of 2 March 2026)", "birth", ""),
+        ("Sadly Maya and family lost the baby at 14 weeks.", "birth", ""),
+        ("Maya's sister had a miscarriage.", "birth", "sister"),
+        ("Maya said: The baby came yesterday! (yesterday = 8 March 2026)", "birth", ""),
+        # A food had again ends an allergy to it; a thing traded in is no longer had.
+        ("Maya can eat eggs again.", "ending", "eggs"),
+        ("Maya's son can now eat peanuts.", "ending", "son peanuts"),
+        ("Maya said: Leo passed his egg challenge at the allergist.", "ending", "Leo egg"),
+        ("Maya traded in the Civic for a Tesla.", "ending", "Civic"),
     ],
 )
 def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
@@ -168,6 +178,11 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya got fired up about the election.",
         "Maya retired Maya's old running shoes.",
         "Maya left work early today.",
+        "Maya finally lost the baby weight.",  # not a pregnancy
+        "Maya lost the baby monitor somewhere.",
+        "Maya miscarried in 2019.",  # long ago: not the pregnancy now
+        "Maya can have a glass of wine now and then.",  # a habit, not an ending
+        "Maya can eat spicy food.",  # nothing said to have changed
     ],
 )
 def test_statements_that_end_nothing(text: str) -> None:
@@ -400,6 +415,15 @@ def test_the_way_a_thing_is_done_is_the_thing() -> None:
     assert not _ends("Maya got over the flu.", "Maya got a flu shot.")
 
 
+def test_a_food_had_again_ends_only_an_allergy_or_avoidance_of_it() -> None:
+    again = "Maya can eat eggs again."
+    assert _ends(again, "Maya is allergic to eggs.")
+    assert _ends(again, "Maya avoids eggs because they make Maya sick.")
+    assert not _ends(again, "Maya loves omelettes and eggs.")
+    assert not _ends(again, "Maya and family buy eggs from the farm stand.")
+    assert not _ends(again, "Maya is allergic to peanuts.")
+
+
 def test_a_birth_ends_the_pregnancy_of_who_gave_birth() -> None:
     household = "Maya and family had the baby!"
     assert _ends(household, "Maya is 8 weeks pregnant.")
@@ -562,6 +586,31 @@ def test_the_classes_of_drugs_are_words_for_a_class_not_a_drug() -> None:
     classes = {c for words, _ in drug_classes().values() for c in words}
     assert {"insulin", "statins", "antidepressants", "benzos"} <= classes
     assert not {"tacrolimus", "methadone", "codeine", "lantus"} & classes
+
+
+@pytest.mark.slow
+def test_a_pregnancy_lost_or_a_birth_told_with_a_relative_day_ends_it(mem: Memory) -> None:
+    pregnant = _said(mem, "I'm 12 weeks pregnant.", "2026-01-05")
+    sisters = _said(mem, "My sister Ana is pregnant with twins.", "2026-01-05")
+    _said(mem, "I had a miscarriage last week.", "2026-03-01")
+    assert mem.get(pregnant.id, user_id="maya").status == "superseded"
+    assert mem.get(sisters.id, user_id="maya").status == "active"
+    again = _said(mem, "I'm pregnant again, 10 weeks along.", "2026-09-01")
+    _said(mem, "The baby came yesterday!", "2027-04-01")  # dated: "(yesterday = ... 2027)"
+    assert mem.get(again.id, user_id="maya").status == "superseded"
+
+
+@pytest.mark.slow
+def test_a_food_had_again_and_a_car_traded_in_end_what_they_end(mem: Memory) -> None:
+    allergy = _said(mem, "My son Leo is allergic to eggs.", "2026-01-05")
+    likes = _said(mem, "Leo loves pancakes.", "2026-01-05")
+    car = _said(mem, "I drive a 2015 Honda Civic.", "2026-01-05")
+    _said(mem, "Leo passed his egg challenge at the allergist, he can eat eggs now.",
+          "2026-03-01")  # fmt: skip
+    _said(mem, "I traded in the Civic for a Tesla Model 3.", "2026-03-02")
+    assert mem.get(allergy.id, user_id="maya").status == "superseded"
+    assert mem.get(car.id, user_id="maya").status == "superseded"
+    assert mem.get(likes.id, user_id="maya").status == "active"
 
 
 @pytest.mark.slow

@@ -25,10 +25,10 @@ from dataclasses import dataclass, replace
 from logicmem.routes.rulemem.facts import ADVERBS, PRONOUNS, verbish
 from logicmem.routes.visible.text import word_form
 from logicmem.write.person import MEMBER_WORDS
-from logicmem.write.rules import leans_back, own_words, reported, split_sentences
+from logicmem.write.rules import DATE_HINTS, leans_back, own_words, reported, split_sentences
 
 # "(last month = February 2026; yesterday = 2 March 2026)": the date hints of ``date_hint``.
-_HINTS = re.compile(r"\s*\((?P<hints>[^()]*?\s=\s[^()]*)\)")
+_HINTS = DATE_HINTS
 # Where a clause may start inside a sentence, and the word that links it to the one before.
 _JOINT = re.compile(
     r"\s*(?:;|,|\s-\s|\s[\u2013\u2014]\s)\s*(?P<a>(?:and|but|so|which is why|that's why)\b)?\s*"

@@ -58,7 +58,7 @@ from logicmem.routes.visible.kb import drug_classes, drug_names
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form, word_set
 from logicmem.types import MemoryEntry
 from logicmem.write.person import MEMBER_WORDS
-from logicmem.write.rules import STOPWORDS, own_words
+from logicmem.write.rules import STOPWORDS, own_words, without_hints
 from logicmem.write.supersede import slots_of
 
 MIN_SIMILARITY = 0.45  # cosine(content, fact predicate) for an ending or a negation
@@ -339,6 +339,7 @@ _CUES = re.compile(
     r"laid|fired|let go|redundant|new job|new position|new role|took|taken|removed|"
     r"graduated|rehome|re-home|rid|ditched|cancel|finished|completed|done|born|birth|"
     r"welcomed|delivered|arrived|baby|babies|twins|little one|boy|girl|give|sell|stop|"
+    r"miscarr|stillbirth|pregnancy|can|challenge|"
     r"replaced|traded|these days|as of)",  # a prefix will do: "miscounted", "upped"
     re.IGNORECASE,
 )
@@ -480,6 +481,25 @@ def _name_leads(text: str, subject: str) -> list[tuple[str, str]]:
     return out
 
 
+# A food the subject can have again ends an allergy or an intolerance to it: "Leo can eat
+# eggs now", "Maya can have dairy again", "Leo passed his egg challenge" (the food
+# challenge an allergist gives). It ends only a fact that states one (``_AVOIDS``): "Leo
+# can eat eggs now" does not end "Leo loves eggs".
+TOLERATES = "can have"
+_TOLERATED = (
+    r"(?:can\s+(?:finally\s+)?(?:eat|have|drink|tolerate)\s+(?P<what>[\w' -]+?)\s+"
+    r"(?:now(?!\s+and\s+then)|again|after all)\b"
+    r"|can\s+now\s+(?:eat|have|drink|tolerate)\s+(?P<what2>[\w' -]+?)(?=\s*(?:[,.;!?]|$))"
+    r"|passed\s+(?:[\w-]+'s|my|his|her|their|the|an?)\s+(?P<what3>[\w-]+(?:\s+[\w-]+)?)\s+"
+    r"(?:food\s+|oral\s+)?challenge)"
+)
+_AVOIDS = re.compile(
+    r"\b(?:allerg\w*|intoleran\w*|sensitiv\w*|celiac|coeliac|anaphyla\w*|avoids?|"
+    r"(?:can't|cannot|can not)\s+(?:eat|have|drink|tolerate))\b",
+    re.IGNORECASE,
+)
+
+
 def _ended(text: str, lead: str, subject: str) -> Retraction | None:
     """An ending or a closed negation said of the subject that ``lead`` opens."""
     flags = re.IGNORECASE
@@ -493,6 +513,12 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
             where = kind  # "quit the bakery job", "left my teaching job"
         content = f"job {(found.group('at') or 'at').lower()} {where}" if where else "job"
         return Retraction("ending", _norm(found.group("cue")), content)
+    found = re.search(lead + _TOLERATED, text, flags)
+    if found is not None:
+        what = next(v for k, v in found.groupdict().items() if k.startswith("what") and v)
+        content = _cut(what)
+        if content and len(content_lemmas(content, subject)) <= MAX_ENDED_WORDS:
+            return Retraction("ending", TOLERATES, content)
     found = re.search(lead + rf"(?P<cue>{_ENDING})\s+(?P<rest>.+)", text, flags)
     if found is not None:
         content = _cut(found.group("rest"))
@@ -589,7 +615,7 @@ def _switched(text: str, subject: str) -> Retraction | None:
     """Switching from one thing to another ends the first, for the speaker, a household
     member or someone named: "Maya switched from lisinopril to losartan", "the doctor
     switched Maya from lisinopril to losartan", "we swapped our gas stove for an induction
-    one", "Leo switched from piano to drums"."""
+    one", "traded in the Civic for a Tesla", "Leo switched from piano to drums"."""
     name = re.escape(subject) if subject else "I"
     who = rf"(?:{name}(?: and family)?|I|me|we|us)"
     kin = rf"(?:{_mine(subject)}\s+(?P<m>{_KIN_WORDS}))"
@@ -609,7 +635,10 @@ def _switched(text: str, subject: str) -> Retraction | None:
             flags,
         )
         or re.search(
-            rf"\b(?P<cue>{_SWAP})\s+{owner}\s+(?P<rest>.+?)\s+(?:for|with)\s+\w", text, flags
+            rf"\b(?P<cue>{_SWAP})(?:\s+in)?\s+(?:{owner}|the)\s+(?:old\s+)?(?P<rest>.+?)\s+"
+            r"(?:for|with)\s+\w",
+            text,
+            flags,
         )
         or _named_switch(text, subject)
     )
@@ -796,8 +825,8 @@ _PARTNERS = frozenset(
 
 def _birth(text: str, subject: str) -> Retraction | None:
     """A birth of the speaker's household, or one a household member gave ("Maya's
-    daughter gave birth"): its content is whose pregnancy it ends ("" for the
-    household's)."""
+    daughter gave birth"), or a pregnancy lost ("we lost the baby", "Maya's sister had a
+    miscarriage"): its content is whose pregnancy it ends ("" for the household's)."""
     mine = _mine(subject)
     speaker = _speaker(subject)
     child = r"(?:baby|babies|son|daughter|twins|little one|boy|girl)"
@@ -805,6 +834,9 @@ def _birth(text: str, subject: str) -> Retraction | None:
     gave = (
         r"(?:gave birth|had (?:the|a|our|her|his|their) (?:baby|babies|twins|boy|girl)|delivered)"
     )
+    lost = _lost_pregnancy(text, subject)
+    if lost is not None:
+        return lost
     member = re.search(
         rf"\b(?i:{mine})\s+(?P<m>(?i:{_KIN_WORDS}))\b(?:\s+[A-Z]\w+)?\s+{adverbs}(?i:{gave})\b",
         text,
@@ -837,9 +869,37 @@ def _birth(text: str, subject: str) -> Retraction | None:
         return None
     if _IN_PASSING.search(text[: found.start()]):
         return None  # told in passing ("moved when our son was born"), not news
-    if re.match(r"\s+(?:in|at)\b", text[found.end() :]) or _LONG_AGO.search(text):
+    if re.match(r"\s+(?:in|at)\b", text[found.end() :]) or _LONG_AGO.search(without_hints(text)):
         return None  # where, or long ago ("was born in Boston", "in 2018"): not news
     return Retraction("birth", "born", "")
+
+
+# A pregnancy lost, said as such: "had a miscarriage", "we lost the baby at 12 weeks"; not
+# "lost the baby weight" nor "lost the baby monitor".
+_PREGNANCY_LOST = (
+    r"(?:had\s+(?:a\s+)?(?:miscarriage|stillbirth)|miscarried|"
+    r"lost\s+(?:the|our|her|their|a|my)\s+(?:baby|babies|pregnancy))"
+    r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:at|in|on|last|this|early|yesterday|today|and|but|so|after|"
+    r"during|when|because|a)\b)"
+)
+
+
+def _lost_pregnancy(text: str, subject: str) -> Retraction | None:
+    """A pregnancy lost, the speaker's household's or a member's ("Maya's sister had a
+    miscarriage"): it ends the pregnancy as a birth does (kind ``birth``), unless told in
+    passing or long ago ("miscarried in 2019", before the pregnancy now)."""
+    adverbs = r"(?i:(?:just|sadly|unfortunately|recently)\s+)*"
+    member = re.search(
+        rf"\b(?i:{_mine(subject)})\s+(?P<m>(?i:{_KIN_WORDS}))\b(?:\s+[A-Z]\w+)?\s+{adverbs}"
+        rf"(?i:{_PREGNANCY_LOST})",
+        text,
+    )
+    found = member or re.search(rf"\b{_speaker(subject)}\s+{adverbs}(?i:{_PREGNANCY_LOST})", text)
+    if found is None or _IN_PASSING.search(text[: found.start()]):
+        return None
+    if _LONG_AGO.search(without_hints(text)):
+        return None
+    return Retraction("birth", "lost", member.group("m").lower() if member else "")
 
 
 def birth_match(retraction: Retraction, fact: str, subject: str) -> bool:
@@ -991,6 +1051,9 @@ _DOING_WORDS = (
 _DOING = frozenset(lemma(w) for w in _DOING_WORDS.split())
 
 
+_SUBORDINATING = frozenset(("because", "although", "though", "unless", "while", "whenever"))
+
+
 def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
     """Whether every occurrence of ``head`` in ``fact`` only modifies a noun that follows
     ("olive" in "olive oil", "penicillin allergy" in "penicillin allergy test") rather than
@@ -1009,6 +1072,8 @@ def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
             return False
         if not after or after in _FUNCTION or after in _ADVERBS or not after.isalpha():
             return False
+        if after in _SUBORDINATING:
+            return False  # "avoids eggs because they make Maya sick"
         if word_form(after) in ("past", "ing"):
             return False  # "a cat named Luna", "a bakery selling bread"
         if _lemma(after) in _DOING:
@@ -1217,6 +1282,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         fact = own
     if _not_theirs(content_lemmas(retraction.content, subject), fact, subject, retraction.shared):
         return False
+    if retraction.cue == TOLERATES and not _AVOIDS.search(fact):
+        return False  # a food had again ends only an allergy or an intolerance to it
     where = job_ending(retraction)
     if where is not None:
         # Whose job: a member's or someone named's ending names them first ("husband job").
@@ -1548,6 +1615,9 @@ def retracted(
     floor = MIN_FORGET_SIMILARITY if retraction.kind == "forget" else MIN_SIMILARITY
     if _named(retraction.content) or job_ending(retraction) is not None:
         floor = -1.0  # a name has no meaning to compare, nor a job left with the job held
+    if retraction.cue == TOLERATES:
+        floor = -1.0  # the food, in a fact that avoids it (``lexical_match``): a bare word
+        # is far from the sentence that states the allergy ("eggs": "avoids eggs because ...")
     if retraction.kind == "ending" and _HANDED.search(retraction.cue):
         # A thing sold or given away is no longer owned: "sold the house" ends "own a
         # house in Oakland", however little else the two share.

@@ -233,6 +233,15 @@ def content_words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z][a-z'-]*|\d[\w.'-]*", text) if w not in STOPWORDS]
 
 
+# A hint ``date_hint`` writes: "(yesterday = 7 May 2023)", several joined by ";".
+DATE_HINTS = re.compile(r"\s*\((?P<hints>[^()]*?\s=\s[^()]*)\)")
+
+
+def without_hints(text: str) -> str:
+    """``text`` without the date hints the write path added (``date_hint``): what was said."""
+    return DATE_HINTS.sub("", text)
+
+
 def date_hint(sentence: str, said_at: str | None) -> str:
     """ "(yesterday = 7 May 2023)" style hints for relative dates, when the turn is dated."""
     if not said_at:
