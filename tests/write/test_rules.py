@@ -652,6 +652,22 @@ def test_a_school_said_after_the_year_is_the_same_childs_school() -> None:
                     None) == []  # fmt: skip
 
 
+def test_an_employer_after_a_job_title_and_a_town_after_a_place_of_care() -> None:
+    nurse = "Maya works as a night nurse at Mercy Hospital."
+    assert held_slots(nurse) == {
+        "employer": ("maya", "mercy hospital"),
+        "occupation": ("maya", "night nurse"),
+    }
+    assert conflicts("Maya works at St. Luke's Hospital now.", nurse) == ["employer"]
+    assert slots_of("Maya is working on a project for Google.") == {}
+    care = "Maya's mom lives in assisted living in Tucson."
+    assert held_slots(care) == {
+        "residence": ("maya's mom", "tucson"),
+        "household": ("maya's mom", "assisted living"),
+    }
+    assert conflicts("Maya's mom moved to Phoenix.", care) == ["residence"]
+
+
 def test_whom_someone_lives_with_or_their_place_of_care_is_a_slot() -> None:
     moved = "Maya's mom moved into assisted living last month."
     assert conflicts(moved, "Maya's mom lives with Maya and family since her stroke.") == [

@@ -31,13 +31,22 @@ _ORDINAL_WORDS = (
 )  # fmt: skip
 # Places and employers are proper names: "lives in a flat" fills no slot.
 _VALUE = r"(?P<v>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
+_CARE = (
+    r"(?:assisted living|nursing home|care home|memory care|hospice|rehab facility|"
+    r"group home|retirement home|retirement community|senior living)"
+)
 SLOTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "residence",
         re.compile(
             r"\b(?:live|lives|living|lived|resides?|moved|moving|relocated|relocating|based)\s+"
             r"(?:back\s+)?"
-            r"(?:in|to)\s+(?:the\s+)?" + _VALUE
+            r"(?:in|to)\s+(?:the\s+)?"
+            # a place of care in a town: "lives in assisted living in Tucson" (the town)
+            r"(?:(?:an?\s+)?"
+            + _CARE
+            + r"(?:\s+(?:facility|home|community|center))?\s+in\s+)?"
+            + _VALUE
         ),
     ),
     (
@@ -48,14 +57,15 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"\b(?:lives|living|moved in|moving in|stays|staying)\s+with\s+"
             r"(?P<with>[A-Z][\w'-]*(?: and family)?)(?![\w'-])"
             r"|\b(?:lives|living|moved|moving|is|was moved)\s+(?:in|into|to)\s+(?:a\s+|an\s+)?"
-            r"(?P<care>assisted living|nursing home|care home|memory care|hospice|rehab facility|"
-            r"group home|retirement home|retirement community|senior living)\b"
+            r"(?P<care>" + _CARE + r")\b"
         ),
     ),
     (
         "employer",
         re.compile(
-            r"\b(?:(?:works|working|employed|hired)\s+(?:\w+\s+){0,2}?(?:at|for|by)|"
+            # "works at", "works part-time for", "works as a night nurse at"
+            r"\b(?:(?:works|working|employed|hired)\s+(?:as\s+an?\s+(?:[\w-]+\s+){1,2}|"
+            r"(?:[\w-]+\s+){0,2}?)(?:at|for|by)|"
             r"job\s+(?:\w+\s+){0,2}?(?:at|with))\s+(?:the\s+)?" + _VALUE
         ),
     ),
