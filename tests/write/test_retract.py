@@ -121,6 +121,14 @@ from logicmem.write.retract import (
         ("Maya's son can now eat peanuts.", "ending", "son peanuts"),
         ("Maya said: Leo passed his egg challenge at the allergist.", "ending", "Leo egg"),
         ("Maya traded in the Civic for a Tesla.", "ending", "Civic"),
+        # The ending said first is the one read, not a food had again after it.
+        (
+            "Maya outgrew her sesame allergy, so Maya can have it now.",
+            "ending",
+            "sesame allergy",
+        ),
+        # An age reached by someone named.
+        ("Maya said: Zoe turned 8 last week.", "change", "Zoe 8"),
     ],
 )
 def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
@@ -605,12 +613,26 @@ def test_a_food_had_again_and_a_car_traded_in_end_what_they_end(mem: Memory) -> 
     allergy = _said(mem, "My son Leo is allergic to eggs.", "2026-01-05")
     likes = _said(mem, "Leo loves pancakes.", "2026-01-05")
     car = _said(mem, "I drive a 2015 Honda Civic.", "2026-01-05")
-    _said(mem, "Leo passed his egg challenge at the allergist, he can eat eggs now.",
-          "2026-03-01")  # fmt: skip
+    said = "Leo passed his egg challenge at the allergist, he can eat eggs now."
+    kept = mem.add(said, user_id="maya", timestamp="2026-03-01").added[1:]
     _said(mem, "I traded in the Civic for a Tesla Model 3.", "2026-03-02")
     assert mem.get(allergy.id, user_id="maya").status == "superseded"
+    assert [m.text for m in kept] == ["maya's son is named Leo."]  # who Leo is stays
     assert mem.get(car.id, user_id="maya").status == "superseded"
     assert mem.get(likes.id, user_id="maya").status == "active"
+
+
+@pytest.mark.slow
+def test_an_age_reached_replaces_the_age_and_keeps_who_it_is(mem: Memory) -> None:
+    zoe = _said(mem, "My daughter Zoe is 7.", "2026-01-05")
+    mia = _said(mem, "My daughter Mia is 4.", "2026-01-05")
+    # "My daughter" with two daughters' ages: whose is not said, and nothing closes.
+    mem.add("My daughter turned 5.", user_id="maya", timestamp="2026-06-01")
+    assert {mem.get(m.id, user_id="maya").status for m in (zoe, mia)} == {"active"}
+    added = mem.add("Zoe turned 8 last week.", user_id="maya", timestamp="2027-02-01").added
+    assert mem.get(zoe.id, user_id="maya").status == "superseded"
+    assert mem.get(mia.id, user_id="maya").status == "active"
+    assert "maya's daughter is named Zoe." in [m.text for m in added]
 
 
 @pytest.mark.slow

@@ -513,12 +513,6 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
             where = kind  # "quit the bakery job", "left my teaching job"
         content = f"job {(found.group('at') or 'at').lower()} {where}" if where else "job"
         return Retraction("ending", _norm(found.group("cue")), content)
-    found = re.search(lead + _TOLERATED, text, flags)
-    if found is not None:
-        what = next(v for k, v in found.groupdict().items() if k.startswith("what") and v)
-        content = _cut(what)
-        if content and len(content_lemmas(content, subject)) <= MAX_ENDED_WORDS:
-            return Retraction("ending", TOLERATES, content)
     found = re.search(lead + rf"(?P<cue>{_ENDING})\s+(?P<rest>.+)", text, flags)
     if found is not None:
         content = _cut(found.group("rest"))
@@ -533,6 +527,14 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
         if _OFF.search(found.group("cue")) and _NOT_TAKEN.match(content):
             return None  # "came off the phone", "tapered off work"
         return Retraction("ending", _norm(found.group("cue")), content, head.endswith("ing"))
+    # After the endings: "outgrew the strawberry allergy, I can eat them now" is the first.
+    found = re.search(lead + _TOLERATED, text, flags)
+    if found is not None:
+        what = next(v for k, v in found.groupdict().items() if k.startswith("what") and v)
+        content = _cut(what)
+        lemmas = content_lemmas(content, subject)
+        if lemmas and len(lemmas) <= MAX_ENDED_WORDS and content.lower() not in _FUNCTION:
+            return Retraction("ending", TOLERATES, content)
     found = re.search(
         lead + r"(?P<cue>off)\s+(?P<rest>.+?)\s+(?:now|for good|completely|these days)\b",
         text,
@@ -673,13 +675,16 @@ def _turned(text: str, subject: str) -> Retraction | None:
     name = rf"{re.escape(subject)}|" if subject else ""
     found = re.search(
         rf"{_CLAUSE_START}(?:(?i:{name}I)|(?i:{_mine(subject)})\s+"
-        rf"(?P<m>(?i:{_KIN_WORDS})))\s+(?:just\s+|finally\s+|has\s+)?turned\s+(?P<v>\d{{1,3}})\b"
-        r"(?!\s*(?:%|mg|kg|lbs?|pounds|miles|km|dollars))",
+        rf"(?P<m>(?i:{_KIN_WORDS}))|(?P<n>(?-i:[A-Z][a-z]+)))\s+(?:just\s+|finally\s+|has\s+)?"
+        r"turned\s+(?P<v>\d{1,3})\b(?!\s*(?:%|mg|kg|lbs?|pounds|miles|km|dollars))",
         text,
     )
     if found is None:
         return None
-    member = (found.group("m") or "").lower()
+    named = found.group("n") or ""
+    if named and (fold(named) == fold(subject) or named.lower() in _FUNCTION | _PEOPLE):
+        return None  # "She turned 8": whose age is not said
+    member = (found.group("m") or "").lower() or named
     return Retraction("change", "turned", f"{member} {found.group('v')}".strip())
 
 
@@ -1410,7 +1415,12 @@ def _age_of(retraction: Retraction, fact: str, subject: str) -> bool:
     """Whether ``fact`` only states the age of whom ``retraction`` names (the speaker, or a
     household member's word), as another number: "Maya's daughter is 7 (years old)"."""
     *member, value = retraction.content.split()
-    whose = re.escape(subject) + (rf"'s\s+{re.escape(member[0])}" if member else "")
+    whose = re.escape(subject)
+    if member and member[0][:1].isupper():
+        # Someone named: "Maya's daughter Zoe is 7" or "Zoe is 7".
+        whose = rf"(?:{whose}'s\s+(?:{_KIN_WORDS})\s+)?{re.escape(member[0])}"
+    elif member:
+        whose += rf"'s\s+{re.escape(member[0])}(?:\s+[A-Z][a-z]+)?"  # "Maya's daughter (Zoe)"
     found = re.match(
         rf"\s*{whose}\s+(?:is|was|turned)\s+(?:now\s+)?(?P<v>\d{{1,3}})"
         r"(?:\s+(?:years?|yrs?)(?:\s+old)?)?\s*[.!]?\s*$",
@@ -1595,6 +1605,8 @@ def retracted(
     if not lexical:
         # Said in other words than the fact ("my blood pressure pill" for "lisinopril").
         return updated(retraction, subject, candidates, embed) if valued else []
+    if retraction.cue == "turned" and len(lexical) > 1:
+        return []  # "Maya's daughter turned 8" with two daughters' ages: whose is not said
     sims = _similarities(retraction.content, [said[m.id] for m in lexical], subject, embed)
     if valued:
         if retraction.kind == "change":
