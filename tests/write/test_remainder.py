@@ -243,7 +243,9 @@ def test_an_ending_reaches_a_clause_of_someone_else_said_after_another(mem: Memo
     mem.add("Ivy quit piano last month.", user_id="Maya", timestamp="2026-06-01")
     assert mem.get(both.id, user_id="Maya").status == "superseded"
     now = _current(mem)
-    assert "Maya's partner is a firefighter." in now
+    # Who Ivy is stays known with what stays (since 2026-12-06: an ending keeps who the
+    # closed memory introduces).
+    assert "Maya's partner is a firefighter. Maya's daughter is named Ivy." in now
     assert not [t for t in now if "piano lessons" in t]
 
 
@@ -262,7 +264,7 @@ def test_a_members_job_ending_keeps_the_speakers_own_job(mem: Memory) -> None:
     _said(mem, "I work as a nurse and my husband Tom is a teacher.", "2026-01-05")
     mem.add("Tom retired last week.", user_id="Maya", timestamp="2026-03-05")
     now = _current(mem)
-    assert "Maya works as a nurse." in now
+    assert "Maya works as a nurse. Maya's husband is named Tom." in now  # who Tom is stays
     assert not [t for t in now if "teacher" in t]
 
 

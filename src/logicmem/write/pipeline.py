@@ -410,8 +410,12 @@ class WritePipeline:
                 )
                 ended += [(old, sim, "restated") for _, sim in found]
         until = entry.valid_from or entry.said_at or entry.created_at
+        # Who the closed memory introduces stays known ("my daughter turned 8" closes
+        # "Maya's daughter Zoe is 7", not that Zoe is her daughter); not for a request to
+        # forget, nor a death.
+        naming = entry.text if own is None or own.kind not in ("forget", "death") else ""
         for old, sim, cue in ended:
-            kept = self._rest_of(old, self._ended_by(old, entry))
+            kept = self._rest_of(old, self._ended_by(old, entry), naming)
             self.store.close_memory(
                 old.id,
                 until=until,

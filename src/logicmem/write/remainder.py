@@ -281,9 +281,10 @@ _KIN = "|".join(sorted({w for words in MEMBER_WORDS.values() for w in words.spli
 
 
 def introduced(text: str, name: str, among: str, kept: str = "") -> list[str]:
-    """Who ``text`` introduces by their relation to ``name`` and by a name that ``among``
-    says without that relation, each as a sentence of its own ("Maya's son Leo goes to
-    Lincoln Elementary", with "Leo started third grade" -> "Maya's son is named Leo."):
+    """Who ``text`` introduces by their relation to ``name`` and by a name, when ``among``
+    tells of them by the name or the relation but not both, each as a sentence of its own
+    ("Maya's son Leo goes to Lincoln Elementary", with "Leo started third grade" or "Maya's
+    son started third grade" -> "Maya's son is named Leo."):
     what a memory closed by a new value of that person's slot must not take with it,
     unless ``kept``, what stays of that memory, names them."""
     found = re.finditer(
@@ -292,7 +293,9 @@ def introduced(text: str, name: str, among: str, kept: str = "") -> list[str]:
     out = []
     for match in found:
         kin, who = match.group("kin").lower(), match.group("who")
-        told = re.search(rf"\b{who}\b", among) is not None and who not in kept
+        # Told by their name or by their relation ("Maya's daughter turned 8").
+        told = re.search(rf"\b(?:{who}|(?i:{re.escape(kin)}))\b", among) is not None
+        told = told and who not in kept
         if told and re.search(rf"\b{kin},?\s+{who}\b", among, re.IGNORECASE) is None:
             out.append(f"{name}'s {kin} is named {who}.")
     return list(dict.fromkeys(out))
