@@ -89,6 +89,10 @@ def test_who_a_memory_introduces_and_a_later_one_names_alone() -> None:
     # Told with the relation, or not named at all: nothing to keep.
     assert introduced(old, "Maya", "Maya's son Leo started third grade.") == []
     assert introduced(old, "Maya", "Maya said: Sam started third grade.") == []
+    # Told by the relation alone, the name stays known too.
+    assert introduced(old, "Maya", "Maya's son started third grade.") == [
+        "Maya's son is named Leo."
+    ]
 
 
 def test_a_list_of_names_is_no_clause() -> None:
