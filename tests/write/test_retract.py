@@ -127,6 +127,15 @@ from logicmem.write.retract import (
             "ending",
             "sesame allergy",
         ),
+        # What was believed, found not to hold; a part of the body healed.
+        (
+            "Turns out Maya is not allergic to cats, it was dust mites.",
+            "negation",
+            "allergic to cats",
+        ),
+        ("The tests came back, Maya is not diabetic.", "negation", "diabetic"),
+        ("Maya's wrist has healed completely.", "ending", "wrist"),
+        ("Maya's son's ankle healed, he's back on the field.", "ending", "son ankle"),
         # An age reached by someone named.
         ("Maya said: Zoe turned 8 last week.", "change", "Zoe 8"),
     ],
@@ -191,6 +200,9 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya miscarried in 2019.",  # long ago: not the pregnancy now
         "Maya can have a glass of wine now and then.",  # a habit, not an ending
         "Maya can eat spicy food.",  # nothing said to have changed
+        "Turns out the store is not open on Sundays.",  # not Maya's
+        "Maya said: Turns out Tom is not coming.",
+        "Maya's anger healed over the years.",  # nothing of the body
     ],
 )
 def test_statements_that_end_nothing(text: str) -> None:
@@ -430,6 +442,14 @@ def test_a_food_had_again_ends_only_an_allergy_or_avoidance_of_it() -> None:
     assert not _ends(again, "Maya loves omelettes and eggs.")
     assert not _ends(again, "Maya and family buy eggs from the farm stand.")
     assert not _ends(again, "Maya is allergic to peanuts.")
+
+
+def test_a_part_healed_ends_only_an_injury_of_it() -> None:
+    healed = "Maya's wrist has healed completely."
+    assert _ends(healed, "Maya has a broken wrist, it's in a cast.")
+    assert _ends(healed, "Maya has a sprained wrist from tennis.")
+    assert not _ends(healed, "Maya wears a smartwatch on Maya's left wrist.")
+    assert not _ends(healed, "Maya has a broken ankle.")
 
 
 def test_a_birth_ends_the_pregnancy_of_who_gave_birth() -> None:

@@ -179,6 +179,12 @@ _SWITCH = r"switched|changed|transitioned|converted"
 _SWAP = r"swapped|replaced|traded"
 _NEGATION = r"no longer|not|never|n't"
 _PLAIN_NEGATION_END = r"any\s?more|after all"
+# What was believed found not to hold, said before the negation.
+_FOUND_OUT = re.compile(
+    r"\b(?:turns out|turned out|it turns out|found out|tests? (?:showed|show|came back)|"
+    r"results? (?:showed|show|came back))\b[\s,]*(?:that\s+)?\S*\s*(?:\S+\s+){0,3}$",
+    re.IGNORECASE,
+)
 _CORRECTION = (
     r"(?:was|were) wrong|misspoke|miscounted|misremembered|mistyped|misread|misheard|"
     r"(?:got|had|typed|said|wrote|put|remembered|heard|read)\s+(?:it|that|this|(?P<named>the\s+\w+))"
@@ -339,7 +345,7 @@ _CUES = re.compile(
     r"laid|fired|let go|redundant|new job|new position|new role|took|taken|removed|"
     r"graduated|rehome|re-home|rid|ditched|cancel|finished|completed|done|born|birth|"
     r"welcomed|delivered|arrived|baby|babies|twins|little one|boy|girl|give|sell|stop|"
-    r"miscarr|stillbirth|pregnancy|can|challenge|"
+    r"miscarr|stillbirth|pregnancy|can|challenge|turns out|turned out|found out|heal|"
     r"replaced|traded|these days|as of)",  # a prefix will do: "miscounted", "upped"
     re.IGNORECASE,
 )
@@ -421,7 +427,12 @@ def detect(text: str, subject: str) -> Retraction | None:
         content = _cut(found.group("rest"))
         if content and len(content_lemmas(content, subject)) <= MAX_ENDED_WORDS:
             return Retraction("ending", "no more", content)
-    return _taken_off(text, subject) or _switched(text, subject) or _update(text, subject)
+    return (
+        _taken_off(text, subject)
+        or _healed(text, subject)
+        or _switched(text, subject)
+        or _update(text, subject)
+    )
 
 
 # What is worn for an injury or after surgery, and comes off when it has healed.
@@ -429,6 +440,37 @@ _WORN = (
     r"cast|brace|boot|sling|splint|stitches|staples|sutures|catheter|drain|feeding tube|"
     r"neck brace|walking boot|eye patch"
 )
+
+
+# A part of the body healed ends the injury said of it: "Maya's wrist has healed", "the
+# fracture healed completely"; only a fact that states an injury or its treatment
+# (``_INJURED``), so "Maya's wrist healed" does not end "Maya wears a watch on her wrist".
+HEALED = "healed"
+_INJURED = re.compile(
+    r"\b(?:broke|broken|fractur\w*|sprain\w*|torn|tore|tear|strain\w*|injur\w*|hurt|"
+    r"cast|brace|boot|sling|splint|stitches|wound|burn\w*|surgery|dislocat\w*|bruised)\b",
+    re.IGNORECASE,
+)
+
+
+def _healed(text: str, subject: str) -> Retraction | None:
+    """A part of the speaker's body, or of a household member's, healed ("Maya's wrist has
+    healed completely", "Maya's son's arm healed", "the sprain healed"): its content is
+    the part (with the member's word)."""
+    owner = rf"(?:{_mine(subject)}|the)\s+(?:(?P<m>{_KIN_WORDS})'s\s+)?"
+    found = re.search(
+        rf"\b{owner}(?P<part>[a-z]+)\s+(?:has\s+|had\s+|is\s+|was\s+)?"
+        r"(?:now\s+|finally\s+|fully\s+|completely\s+|all\s+)?healed\b(?!\s+(?:over|into))",
+        text,
+        re.IGNORECASE,
+    )
+    if found is None or _IN_PASSING.search(text[: found.start()]):
+        return None
+    part = found.group("part").lower()
+    if part in _FUNCTION or part in _PEOPLE:
+        return None
+    member = (found.group("m") or "").lower()
+    return Retraction("ending", HEALED, f"{member} {part}".strip())
 
 
 def _taken_off(text: str, subject: str) -> Retraction | None:
@@ -549,6 +591,10 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
         return None
     cue, rest = found.group("cue").lower(), found.group("rest")
     closed = re.search(rf"\b(?:{_PLAIN_NEGATION_END})\b", rest, flags)
+    if closed is None and _FOUND_OUT.search(text[: found.start("cue")]):
+        # "Turns out Maya is not allergic to cats, it was dust mites": what was believed
+        # is found not to hold, as "after all" says.
+        closed = re.search(r"(?=[,;.!?]|$)", rest)
     if cue != "no longer" and closed is None:
         return None  # "I don't like olives": a negation, but nothing ended
     content = _cut(rest[: closed.start()] if closed else rest)
@@ -1289,6 +1335,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return False
     if retraction.cue == TOLERATES and not _AVOIDS.search(fact):
         return False  # a food had again ends only an allergy or an intolerance to it
+    if retraction.cue == HEALED and not _INJURED.search(fact):
+        return False  # a part healed ends only an injury of it
     where = job_ending(retraction)
     if where is not None:
         # Whose job: a member's or someone named's ending names them first ("husband job").
