@@ -593,7 +593,8 @@ def test_slots_detect_changes_of_single_valued_facts() -> None:
     assert conflicts("Maya moved to Denver.", "Maya lives in Boston.") == ["residence"]
     assert conflicts("Maya lives in Boston now.", "Maya lives in Boston.") == []
     assert conflicts("Maya works at Acme.", "Maya lives in Boston.") == []
-    assert slots_of("Maya lives in a small flat") == {}
+    # A flat is no town: its kind of home (since 2026-12-06), not a residence.
+    assert slots_of("Maya lives in a small flat") == {"dwelling": "small flat"}
     # "We live in Denver" is written "Maya and family live in Denver".
     moved = "Maya and family moved back to Chicago last month."
     assert conflicts(moved, "Maya and family live in Denver now.") == ["residence"]
@@ -666,6 +667,17 @@ def test_an_employer_after_a_job_title_and_a_town_after_a_place_of_care() -> Non
         "household": ("maya's mom", "assisted living"),
     }
     assert conflicts("Maya's mom moved to Phoenix.", care) == ["residence"]
+
+
+def test_the_kind_of_home_someone_lives_in_is_a_slot() -> None:
+    walkup = "Maya and family live in a third-floor walkup with no elevator."
+    assert held_slots(walkup) == {"dwelling": ("maya", "third-floor walkup")}
+    moved = "Maya and family moved into a house with a ground-floor bedroom."
+    assert conflicts(moved, walkup) == ["dwelling"]
+    # Another person's home, one bought, or a town: not the speaker's kind of home.
+    assert conflicts(moved, "Maya's sister lives in a condo.") == []
+    assert slots_of("Maya bought a house in the suburbs.") == {}
+    assert slots_of("Maya lives in a small town.") == {}
 
 
 def test_whom_someone_lives_with_or_their_place_of_care_is_a_slot() -> None:

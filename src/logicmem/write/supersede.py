@@ -29,7 +29,8 @@ _ORDINAL_WORDS = (
     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
     "tenth", "eleventh", "twelfth",
 )  # fmt: skip
-# Places and employers are proper names: "lives in a flat" fills no slot.
+# Places and employers are proper names: "lives in a flat" fills no residence (the kind of
+# home is a slot of its own, "dwelling").
 _VALUE = r"(?P<v>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
 _CARE = (
     r"(?:assisted living|nursing home|care home|memory care|hospice|rehab facility|"
@@ -58,6 +59,17 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"(?P<with>[A-Z][\w'-]*(?: and family)?)(?![\w'-])"
             r"|\b(?:lives|living|moved|moving|is|was moved)\s+(?:in|into|to)\s+(?:a\s+|an\s+)?"
             r"(?P<care>" + _CARE + r")\b"
+        ),
+    ),
+    (
+        # The kind of home someone lives in: "lives in a third-floor walkup" -> "moved into a
+        # house with a ground-floor bedroom". Not the town (residence), not one bought.
+        "dwelling",
+        re.compile(
+            r"\b(?:live|lives|living|moved into|moving into|moved to|moving to|moved in to)\s+"
+            r"(?:in\s+)?(?:a|an|the|our|my)\s+(?:new\s+)?(?P<v>(?:[\w-]+\s+){0,3}?"
+            r"(?:apartment|flat|house|condo|townhouse|townhome|walk-?up|studio|bungalow|duplex|"
+            r"cottage|loft|trailer|mobile home|dorm|basement suite))\b"
         ),
     ),
     (
@@ -190,6 +202,7 @@ def _holder(text: str, at: int) -> str | None:
 # pattern that holds the value.
 _TOLD = {
     ("residence", "v"): "{who} lives in {v}.",
+    ("dwelling", "v"): "{who} lives in {a} {v}.",
     ("household", "with"): "{who} lives with {v}.",
     ("household", "care"): "{who} lives in {v}.",
     ("employer", "v"): "{who} works at {v}.",
