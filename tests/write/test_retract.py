@@ -136,6 +136,9 @@ from logicmem.write.retract import (
         ("The tests came back, Maya is not diabetic.", "negation", "diabetic"),
         ("Maya's wrist has healed completely.", "ending", "wrist"),
         ("Maya's son's ankle healed, he's back on the field.", "ending", "son ankle"),
+        # A drug the one who prescribes it stopped.
+        ("Maya's cardiologist stopped the Eliquis.", "ending", "Eliquis"),
+        ("Maya's doctor discontinued Maya's metformin last week.", "ending", "metformin"),
         # An age reached by someone named.
         ("Maya said: Zoe turned 8 last week.", "change", "Zoe 8"),
     ],
@@ -203,6 +206,8 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Turns out the store is not open on Sundays.",  # not Maya's
         "Maya said: Turns out Tom is not coming.",
         "Maya's anger healed over the years.",  # nothing of the body
+        "Maya's coach stopped the game.",  # no drug, no prescriber
+        "The doctor stopped the appointment early.",
     ],
 )
 def test_statements_that_end_nothing(text: str) -> None:
@@ -442,6 +447,12 @@ def test_a_food_had_again_ends_only_an_allergy_or_avoidance_of_it() -> None:
     assert not _ends(again, "Maya loves omelettes and eggs.")
     assert not _ends(again, "Maya and family buy eggs from the farm stand.")
     assert not _ends(again, "Maya is allergic to peanuts.")
+
+
+def test_a_drug_stopped_ends_its_dose_said_with_how_often() -> None:
+    stopped = "Maya's cardiologist stopped the Eliquis."
+    assert _ends(stopped, "Maya takes 5 mg of Eliquis twice a day.")
+    assert not _ends(stopped, "Maya takes 10 mg of lisinopril.")
 
 
 def test_a_part_healed_ends_only_an_injury_of_it() -> None:

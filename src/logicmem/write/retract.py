@@ -345,7 +345,7 @@ _CUES = re.compile(
     r"laid|fired|let go|redundant|new job|new position|new role|took|taken|removed|"
     r"graduated|rehome|re-home|rid|ditched|cancel|finished|completed|done|born|birth|"
     r"welcomed|delivered|arrived|baby|babies|twins|little one|boy|girl|give|sell|stop|"
-    r"miscarr|stillbirth|pregnancy|can|challenge|turns out|turned out|found out|heal|"
+    r"miscarr|stillbirth|pregnancy|can|challenge|turns out|turned out|found out|heal|discontinu|"
     r"replaced|traded|these days|as of)",  # a prefix will do: "miscounted", "upped"
     re.IGNORECASE,
 )
@@ -473,6 +473,15 @@ def _healed(text: str, subject: str) -> Retraction | None:
     return Retraction("ending", HEALED, f"{member} {part}".strip())
 
 
+# Who prescribes a drug, and so may stop it.
+_PRESCRIBER = (
+    r"doctor|doc|dr\.?\s+[A-Z]\w+|physician|gp|cardiologist|psychiatrist|neurologist|"
+    r"oncologist|rheumatologist|endocrinologist|dermatologist|gastroenterologist|"
+    r"nephrologist|pulmonologist|urologist|gynecologist|ob-?gyn|obstetrician|surgeon|"
+    r"specialist|nurse practitioner|np|pa|pharmacist|care team|medical team|dentist|vet"
+)
+
+
 def _taken_off(text: str, subject: str) -> Retraction | None:
     """A drug the subject was taken off by whoever did it ("the doctor took Maya off
     metformin"), or what the subject wore for an injury come off ("the cast came off",
@@ -481,9 +490,25 @@ def _taken_off(text: str, subject: str) -> Retraction | None:
     found = re.search(
         rf"\b(?:took|taken|weaned|tapered)\s+{subj}\s+off\s+(?P<rest>.+)", text, re.IGNORECASE
     )
+    # ... or stopped it ("Maya's cardiologist stopped the Eliquis"): a drug of the
+    # resource's (``kb.drug_names``), so "the coach stopped the game" ends nothing.
+    found = found or re.search(
+        rf"\b(?:{_mine(subject)}\s+|the\s+)?(?:{_PRESCRIBER})\s+(?:(?:has|just|finally)\s+)*"
+        rf"(?:stopped|discontinued|cancell?ed|cut)\s+(?:the\s+|{subj}'s\s+|my\s+)?(?P<rest>.+)",
+        text,
+        re.IGNORECASE,
+    )
     if found is not None:
         content = _cut(found.group("rest"))
-        if content and not _NOT_TAKEN.match(content) and len(content.split()) <= MAX_ENDED_WORDS:
+        drug = found.group(0).split()[0].lower() in ("took", "taken", "weaned", "tapered") or bool(
+            set(content_lemmas(content, subject)) & _drug_lemmas()
+        )
+        if (
+            content
+            and drug
+            and not _NOT_TAKEN.match(content)
+            and len(content.split()) <= MAX_ENDED_WORDS
+        ):
             return Retraction("ending", "taken off", content)
     found = re.search(
         rf"(?:^|[.;:!?]\s*|\b(?:and|but|so|finally)\s+)(?:the|{subj}'s|my)\s+(?P<thing>{_WORN})"
@@ -1102,7 +1127,11 @@ _DOING_WORDS = (
 _DOING = frozenset(lemma(w) for w in _DOING_WORDS.split())
 
 
-_SUBORDINATING = frozenset(("because", "although", "though", "unless", "while", "whenever"))
+# Words after a thing that no noun is: a clause ("avoids eggs because ...") or how often
+# ("takes Eliquis twice a day").
+_NOT_A_NOUN = frozenset(("because", "although", "though", "unless", "while", "whenever",
+                         "once", "twice", "thrice", "nightly", "weekly", "monthly",
+                         "hourly"))  # fmt: skip
 
 
 def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
@@ -1123,8 +1152,8 @@ def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
             return False
         if not after or after in _FUNCTION or after in _ADVERBS or not after.isalpha():
             return False
-        if after in _SUBORDINATING:
-            return False  # "avoids eggs because they make Maya sick"
+        if after in _NOT_A_NOUN:
+            return False  # "avoids eggs because they make Maya sick", "Eliquis twice a day"
         if word_form(after) in ("past", "ing"):
             return False  # "a cat named Luna", "a bakery selling bread"
         if _lemma(after) in _DOING:
