@@ -135,6 +135,7 @@ from logicmem.write.retract import (
         ),
         ("The tests came back, Maya is not diabetic.", "negation", "diabetic"),
         ("Maya's wrist has healed completely.", "ending", "wrist"),
+        ("Maya's ribs have healed.", "ending", "ribs"),
         ("Maya's son's ankle healed, he's back on the field.", "ending", "son ankle"),
         # A drug the one who prescribes it stopped.
         ("Maya's cardiologist stopped the Eliquis.", "ending", "Eliquis"),
@@ -206,6 +207,7 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Turns out the store is not open on Sundays.",  # not Maya's
         "Maya said: Turns out Tom is not coming.",
         "Maya's anger healed over the years.",  # nothing of the body
+        "Maya's heart has finally healed after the breakup.",  # no injury
         "Maya's coach stopped the game.",  # no drug, no prescriber
         "The doctor stopped the appointment early.",
     ],

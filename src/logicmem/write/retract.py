@@ -446,6 +446,14 @@ _WORN = (
 # fracture healed completely"; only a fact that states an injury or its treatment
 # (``_INJURED``), so "Maya's wrist healed" does not end "Maya wears a watch on her wrist".
 HEALED = "healed"
+# What heals as an injury does: parts of the body an injury is said of, and the injuries.
+_HEALS = frozenset((
+    "wrist", "ankle", "knee", "arm", "leg", "foot", "feet", "hand", "finger", "toe", "thumb",
+    "shoulder", "elbow", "hip", "back", "neck", "rib", "collarbone", "jaw", "nose", "tooth",
+    "shin", "hamstring", "achilles", "tendon", "ligament", "acl", "meniscus", "bone", "skin",
+    "head", "eye", "lip", "chin", "fracture", "break", "sprain", "strain", "tear", "cut",
+    "burn", "wound", "incision", "stitches", "scar", "bruise", "blister", "rash",
+))  # fmt: skip
 _INJURED = re.compile(
     r"\b(?:broke|broken|fractur\w*|sprain\w*|torn|tore|tear|strain\w*|injur\w*|hurt|"
     r"cast|brace|boot|sling|splint|stitches|wound|burn\w*|surgery|dislocat\w*|bruised)\b",
@@ -459,7 +467,7 @@ def _healed(text: str, subject: str) -> Retraction | None:
     the part (with the member's word)."""
     owner = rf"(?:{_mine(subject)}|the)\s+(?:(?P<m>{_KIN_WORDS})'s\s+)?"
     found = re.search(
-        rf"\b{owner}(?P<part>[a-z]+)\s+(?:has\s+|had\s+|is\s+|was\s+)?"
+        rf"\b{owner}(?P<part>[a-z]+)\s+(?:(?:has|have|had|is|are|was|were)\s+)?"
         r"(?:now\s+|finally\s+|fully\s+|completely\s+|all\s+)?healed\b(?!\s+(?:over|into))",
         text,
         re.IGNORECASE,
@@ -467,8 +475,8 @@ def _healed(text: str, subject: str) -> Retraction | None:
     if found is None or _IN_PASSING.search(text[: found.start()]):
         return None
     part = found.group("part").lower()
-    if part in _FUNCTION or part in _PEOPLE:
-        return None
+    if part not in _HEALS and part.removesuffix("s") not in _HEALS:
+        return None  # "Maya's heart has healed" after a breakup: no injury
     member = (found.group("m") or "").lower()
     return Retraction("ending", HEALED, f"{member} {part}".strip())
 
