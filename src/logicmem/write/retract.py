@@ -502,18 +502,19 @@ def _taken_off(text: str, subject: str) -> Retraction | None:
     # resource's (``kb.drug_names``), so "the coach stopped the game" ends nothing.
     found = found or re.search(
         rf"\b(?:{_mine(subject)}\s+|the\s+)?(?:{_PRESCRIBER})\s+(?:(?:has|just|finally)\s+)*"
-        rf"(?:stopped|discontinued|cancell?ed|cut)\s+(?:the\s+|{subj}'s\s+|my\s+)?(?P<rest>.+)",
+        rf"(?P<stop>stopped|discontinued|cancell?ed|cut)\s+(?:the\s+|{subj}'s\s+|my\s+)?"
+        r"(?P<rest>.+)",
         text,
         re.IGNORECASE,
     )
     if found is not None:
         content = _cut(found.group("rest"))
-        drug = found.group(0).split()[0].lower() in ("took", "taken", "weaned", "tapered") or bool(
-            set(content_lemmas(content, subject)) & _drug_lemmas()
-        )
+        # What a prescriber stopped must be a drug; what the subject was taken off is one.
+        stopped = found.groupdict().get("stop") is not None
+        drug = not stopped or bool(set(content_lemmas(content, subject)) & _drug_lemmas())
         if (
-            content
-            and drug
+            drug
+            and content
             and not _NOT_TAKEN.match(content)
             and len(content.split()) <= MAX_ENDED_WORDS
         ):

@@ -15,6 +15,7 @@ a different thing, and a past-tense sentence ("ran 5 km") reports an event: both
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, word_set
 from logicmem.write.novelty import VALUE_KINDS, Token, stem, tokens
@@ -222,9 +223,8 @@ def restated(text: str, leave: set[str], holder: str | None) -> list[str]:
     them: a slot a pronoun holds is not told, since whom it stands for is not known here."""
     own = own_words(text)
     out = []
-    for name, pattern in SLOTS:
-        match = pattern.search(own) if name not in leave else None
-        if match is None:
+    for name, match in _slot_matches(own):
+        if name in leave:
             continue
         who = _holder(own, match.start())
         group = next((g for (n, g) in _TOLD if n == name and match.groupdict().get(g)), None)
@@ -241,20 +241,27 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
     normalised value)."""
     text = own_words(text)
     found = {}
+    for name, match in _slot_matches(text):
+        groups = match.groupdict()
+        said = groups.get("v") or ("eats meat" if groups.get("meat") else "")
+        said = said or groups.get("year") or groups.get("care") or ""
+        if groups.get("with"):
+            said = f"with {groups['with']}"
+        value = re.sub(r"\s+", " ", said).strip(" .,").lower()
+        if name == "grade":
+            value = _grade(value)
+        found[name] = (slot_holder(text, match.start()), value)
+    found.update(_attributes(text))
+    return found
+
+
+def _slot_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
+    """Each slot of ``SLOTS`` that ``text`` (a speaker's own words) fills, with the first
+    match of its pattern."""
     for name, pattern in SLOTS:
         match = pattern.search(text)
         if match:
-            groups = match.groupdict()
-            said = groups.get("v") or ("eats meat" if groups.get("meat") else "")
-            said = said or groups.get("year") or groups.get("care") or ""
-            if groups.get("with"):
-                said = f"with {groups['with']}"
-            value = re.sub(r"\s+", " ", said).strip(" .,").lower()
-            if name == "grade":
-                value = _grade(value)
-            found[name] = (slot_holder(text, match.start()), value)
-    found.update(_attributes(text))
-    return found
+            yield name, match
 
 
 # An attribute a person has one of, said with its value: an email, a phone number, a
