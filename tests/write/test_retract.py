@@ -23,6 +23,7 @@ from logicmem.write.retract import (
     death_match,
     detect,
     lexical_match,
+    parted,
     retracted,
 )
 
@@ -75,6 +76,11 @@ from logicmem.write.retract import (
         ("Apparently Maya isn't allergic to latex anymore.", "negation", "allergic to latex"),
         ("After the surgery Maya doesn't need the walker anymore.", "negation", "need the walker"),
         ("Priya and Maya broke up.", "ending", "Priya"),
+        # A couple parting, said of both in more orders.
+        ("Maya and Priya split up last month.", "ending", "Priya"),
+        ("Maya and Maya's wife Priya are getting divorced.", "ending", "Priya"),
+        ("Maya's husband Tom and Maya separated in May.", "ending", "Tom"),
+        ("Maya and Maya's boyfriend broke up.", "ending", "boyfriend"),
         ("Stopped coffee, it wrecks Maya's sleep.", "ending", "coffee"),
         ("No more naproxen for Maya, the GP said.", "ending", "naproxen"),
         ("Maya stepped down from the parish council.", "ending", "parish council"),
@@ -163,6 +169,8 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya sells the scarves she knits at the market.",  # a habit, not an ending
         "Maya is quitting her choir next month.",  # a plan: nothing has ended yet
         "Maya stops at the library on Fridays.",
+        "Mom and Maya split up the chores.",  # a parting of work, not of a couple
+        "Maya and Tom split up the bill.",
         "Maya moved the meeting to 3 pm.",  # one occasion, not a standing value
         "Maya raised it to 5.",  # nothing named
         "Maya's temperature went up in the afternoon.",  # no new value
@@ -457,6 +465,24 @@ def test_a_drug_stopped_ends_its_dose_said_with_how_often() -> None:
     assert not _ends(stopped, "Maya takes 10 mg of lisinopril.")
 
 
+def test_a_medicine_ended_by_its_brand_or_its_generic_name_is_the_same_medicine() -> None:
+    # A brand and its generic are one substance (``kb.medicine_names``).
+    assert _ends("Maya's doctor stopped the ibuprofen.", "Maya takes Advil for back pain.")
+    assert _ends("Maya stopped taking Tylenol.", "Maya takes paracetamol every night.")
+    assert _ends("Maya is off Zoloft now.", "Maya is on 50 mg of sertraline.")
+    assert not _ends("Maya's doctor stopped the ibuprofen.", "Maya takes Tylenol for headaches.")
+    assert not _ends("Maya is off Zoloft now.", "Maya takes Lexapro.")
+
+
+def test_a_prescriber_telling_the_subject_to_stop_a_drug_ends_it() -> None:
+    told = "Maya's doctor told Maya to stop ibuprofen because of Maya's kidneys."
+    assert _ends(told, "Maya takes Advil most days.")
+    assert _ends("Maya's psychiatrist wants Maya to come off the Xanax.", "Maya takes Xanax.")
+    # Not a drug, or a dose cut rather than stopped: nothing ends.
+    assert detect("Maya's doctor told Maya to stop drinking coffee.", "Maya") is None
+    assert detect("Maya's doctor cut back Maya's Advil.", "Maya") is None
+
+
 def test_a_part_healed_ends_only_an_injury_of_it() -> None:
     healed = "Maya's wrist has healed completely."
     assert _ends(healed, "Maya has a broken wrist, it's in a cast.")
@@ -536,6 +562,25 @@ def test_a_request_to_forget_ends_what_it_names_even_a_past_event() -> None:
     assert not _ends("Please forget that Maya is vegetarian.", "Maya's sister is vegan.")
 
 
+def test_a_parting_ends_the_facts_that_tell_the_partner_as_one() -> None:
+    parting = "Maya's husband Tom and Maya separated in May."
+    assert _ends(parting, "Maya is married to Tom.")
+    assert _ends(parting, "Maya's husband Tom is a teacher.")
+    assert _ends(parting, "Maya has a boyfriend named Tom.")
+    assert _ends(parting, "Maya lives in Chicago with Maya's husband Tom.")
+    assert not _ends(parting, "Maya plays tennis with Tom.")
+    assert not _ends(parting, "Maya's sister's husband Tom is a teacher.")
+
+
+def test_what_a_parting_leaves_told_of_a_memory() -> None:
+    parting = detect("Tom and Maya split up.", "Maya")
+    assert parted(parting, "Maya's husband Tom is a teacher.", "Maya") == "Tom is a teacher."
+    lives = "Maya lives in Chicago with Maya's husband Tom."
+    assert parted(parting, lives, "Maya") == "Maya lives in Chicago."
+    # Another ending leaves the memory as it was.
+    assert parted(detect("Maya quit smoking.", "Maya"), lives, "Maya") == lives
+
+
 def test_the_retracted_content_must_be_the_fact_itself() -> None:
     assert _ends("Maya quit smoking.", "Maya smokes a pack a day.")
     assert not _ends("Maya quit Maya's job.", "Maya smokes a pack a day.")
@@ -595,6 +640,28 @@ def test_a_dose_of_the_same_drug_said_in_other_words_replaces_the_dose(mem: Memo
     other = _said(mem, "My rent went up to $1,200.", "2026-02-05")
     now = _said(mem, "I'm weaning off sertraline now, down to 25.", "2026-04-05")
     assert mem.get(raised.id, user_id="maya").superseded_by == now.id
+    assert mem.get(other.id, user_id="maya").status == "active"
+
+
+@pytest.mark.slow
+def test_a_parting_keeps_what_the_memory_said_besides_the_couple(mem: Memory) -> None:
+    home = _said(mem, "I live in Chicago with my wife Priya.", "2026-01-05")
+    allergy = _said(mem, "I'm allergic to shellfish.", "2026-01-05")
+    mem.add("Priya and I split up last month.", user_id="maya", timestamp="2026-03-02")
+    assert mem.get(home.id, user_id="maya").status == "superseded"
+    assert mem.get(allergy.id, user_id="maya").status == "active"
+    now = {m.text for m in mem.get_all(user_id="maya")}
+    assert "maya lives in Chicago." in now
+    # Not that Priya is still the wife, by a sentence that names her as one.
+    assert not any("wife" in text for text in now)
+
+
+@pytest.mark.slow
+def test_a_dose_said_by_the_generic_name_replaces_the_dose_of_its_brand(mem: Memory) -> None:
+    brand = _said(mem, "I take 100 mcg of Synthroid every morning.", "2026-01-05")
+    other = _said(mem, "I take 20 mg of Lipitor at night.", "2026-01-05")
+    now = _said(mem, "My levothyroxine dose went up to 125 mcg.", "2026-03-01")
+    assert mem.get(brand.id, user_id="maya").superseded_by == now.id
     assert mem.get(other.id, user_id="maya").status == "active"
 
 

@@ -32,7 +32,15 @@ from logicmem.write.base import (
 from logicmem.write.categorize import PrototypeCategorizer
 from logicmem.write.novelty import adds_information
 from logicmem.write.remainder import introduced, parts, rest
-from logicmem.write.retract import Retraction, detect, holds_a_value, restatable, retracted
+from logicmem.write.retract import (
+    PARTED,
+    Retraction,
+    detect,
+    holds_a_value,
+    parted,
+    restatable,
+    retracted,
+)
 from logicmem.write.supersede import conflicts, held_slots, measures, restated, slots_of
 
 NEIGHBOURS = 50  # existing memories checked for duplicates and supersession per candidate
@@ -414,8 +422,13 @@ class WritePipeline:
         # "Maya's daughter Zoe is 7", not that Zoe is her daughter); not for a request to
         # forget, nor a death.
         naming = entry.text if own is None or own.kind not in ("forget", "death") else ""
+        if own is not None and own.cue == PARTED:
+            naming = ""  # "Maya's wife is named Priya" is what a parting ends
         for old, sim, cue in ended:
-            kept = self._rest_of(old, self._ended_by(old, entry), naming)
+            # What a parting leaves of a memory: the partner told by name alone ("Maya's
+            # husband Tom is a teacher" -> "Tom is a teacher").
+            start = parted(own, old.text, subject) if own is not None else None
+            kept = self._rest_of(old, self._ended_by(old, entry), naming, start=start)
             self.store.close_memory(
                 old.id,
                 until=until,
@@ -446,6 +459,7 @@ class WritePipeline:
         ends: Callable[[str], bool],
         naming: str = "",
         untouched: Sequence[str] = (),
+        start: str | None = None,
     ) -> MemoryEntry | None:
         """What ``old`` still says once a later statement ends part of it: the clauses
         ``ends`` leaves standing (``remainder.rest``), as a memory not yet stored, or None
@@ -454,8 +468,13 @@ class WritePipeline:
         clause said that the later statement leaves as it was, told on its own
         (``supersede.restated``), unless what stays already says it. With ``naming``, the
         later statement, who ``old`` introduces that it names without their relation stays
-        too (``remainder.introduced``)."""
-        text = rest(old.text, _subject(old), ends)
+        too (``remainder.introduced``). With ``start``, ``old`` as the later statement
+        leaves it told (``retract.parted``): split the same way, and kept whole when
+        ``ends`` ends none of it."""
+        said = old.text if start is None else start
+        text = rest(said, _subject(old), ends)
+        if text is None and said != old.text and not ends(said):
+            text = said
         held = slots_of(text or "")
         told = [s for s in untouched if not set(slots_of(s).items()) <= set(held.items())]
         if told:

@@ -54,7 +54,7 @@ from typing import Literal, TypeGuard
 
 import numpy as np
 
-from logicmem.routes.visible.kb import drug_classes, drug_names
+from logicmem.routes.visible.kb import drug_classes, drug_names, medicine_names
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form, word_set
 from logicmem.types import MemoryEntry
 from logicmem.write.person import MEMBER_WORDS
@@ -400,13 +400,9 @@ def detect(text: str, subject: str) -> Retraction | None:
         return death
     # In chat the speaker goes unsaid: "Stopped coffee, it wrecks my sleep."
     unsaid = r"(?:^|[.;:!?]\s+)(?:(?:so|well|finally|officially)[,\s]+)?"
-    found = re.search(
-        rf"{_CLAUSE_START}(?P<who>[A-Z]\w+) and {subj}\s+(?:just\s+|finally\s+|have\s+|had\s+)*"
-        r"(?P<cue>broke up|split up|separated|got divorced|divorced)\b",
-        text,
-    )
-    if found is not None:
-        return Retraction("ending", "broke up with", found.group("who"))
+    parting = _split_up(text, subject)
+    if parting is not None:
+        return parting
     leads = [(lead, ""), *_member_leads(text, subject), (unsaid, ""), *_name_leads(text, subject)]
     for whose, member in leads:
         ended = _ended(text, whose, subject)
@@ -433,6 +429,63 @@ def detect(text: str, subject: str) -> Retraction | None:
         or _switched(text, subject)
         or _update(text, subject)
     )
+
+
+_PARTNER_WORDS = "wife|husband|partner|girlfriend|boyfriend|spouse|fianc[eé]e?"
+PARTED = "broke up with"
+# A couple parting, said of both: not "split up the chores".
+_PARTED = (
+    r"(?:just\s+|finally\s+|have\s+|had\s+|are\s+|were\s+|got\s+|'ve\s+|'re\s+)*"
+    r"(?P<cue>broke up|split up|separated|got divorced|divorced|getting divorced)\b"
+    r"(?!\s+(?:the|a|an|our|my|their|his|her|its|into)\b)"
+)
+
+
+def _split_up(text: str, subject: str) -> Retraction | None:
+    """A couple the subject is one of, parted: "Tom and Maya split up", "Maya and Maya's
+    wife Priya are getting divorced", "Maya's boyfriend and Maya broke up". What ends is
+    the partner, by name where one is said, else by the partner word."""
+    subj = _subject_pattern(subject)
+    partner = (
+        rf"(?:{subj}'s\s+(?:{_PARTNER_WORDS})(?:,?\s+(?P<n1>[A-Z]\w+),?)?|(?P<n2>[A-Z]\w+)|"
+        rf"(?:{subj}'s\s+)?(?:(?:ex-?|former\s+)?(?:{_PARTNER_WORDS}))\s+(?P<n3>[A-Z]\w+))"
+    )
+    couples = (rf"{partner}\s+and\s+{subj}", rf"{subj}\s+and\s+{partner}")
+    found = next(
+        (f for c in couples if (f := re.search(rf"{_CLAUSE_START}{c}\s+{_PARTED}", text))), None
+    )
+    if found is None:
+        return None
+    name = found.group("n1") or found.group("n2") or found.group("n3")
+    if name is None:
+        word = re.search(_PARTNER_WORDS, found.group(0), re.IGNORECASE)
+        name = word.group(0).lower() if word else None
+    if name is None or fold(name) == fold(subject):
+        return None
+    return Retraction("ending", PARTED, name)
+
+
+def parted(retraction: Retraction | None, fact: str, subject: str) -> str:
+    """``fact`` as a parting leaves it told: the partner it names by their relation to
+    ``subject`` named alone ("Maya's husband Tom is a teacher" -> "Tom is a teacher"), and
+    living with them dropped ("Maya lives in Chicago with Maya's wife Priya" -> "Maya
+    lives in Chicago."). Any other ``retraction`` leaves ``fact`` as it is."""
+    if retraction is None or retraction.cue != PARTED or not retraction.content[:1].isupper():
+        return fact
+    mine = rf"{re.escape(subject)}'s\s+(?:{_PARTNER_WORDS}),?\s+"
+    who = re.escape(retraction.content)
+    fact = re.sub(rf",?\s+(?:together\s+)?with\s+{mine}{who}\b,?", "", fact, flags=re.I)
+    return re.sub(rf"\b{mine}({who})\b,?", r"\1", fact, flags=re.IGNORECASE)
+
+
+def _partner_told(retraction: Retraction, fact: str) -> bool:
+    """Whether ``fact`` tells the partner a parting names as the partner: "wife Priya",
+    "a boyfriend named Tom", or the partner word itself when no name was said."""
+    who = re.escape(retraction.content)
+    if retraction.content[:1].islower():
+        return re.search(rf"\b{who}\b", fact, re.IGNORECASE) is not None
+    told = rf"\b(?:{_PARTNER_WORDS}),?\s+(?:(?:named|called)\s+)?{who}\b"
+    return re.search(told, fact, re.IGNORECASE) is not None
 
 
 # What is worn for an injury or after surgery, and comes off when it has healed.
@@ -498,12 +551,15 @@ def _taken_off(text: str, subject: str) -> Retraction | None:
     found = re.search(
         rf"\b(?:took|taken|weaned|tapered)\s+{subj}\s+off\s+(?P<rest>.+)", text, re.IGNORECASE
     )
-    # ... or stopped it ("Maya's cardiologist stopped the Eliquis"): a drug of the
-    # resource's (``kb.drug_names``), so "the coach stopped the game" ends nothing.
+    # ... or stopped it, or told the subject to ("Maya's cardiologist stopped the Eliquis",
+    # "the doctor told Maya to stop the ibuprofen"): a drug of the resource's
+    # (``kb.drug_names``), so "the coach stopped the game" ends nothing; a dose cut back
+    # or down is a new dose, not an ending.
     found = found or re.search(
         rf"\b(?:{_mine(subject)}\s+|the\s+)?(?:{_PRESCRIBER})\s+(?:(?:has|just|finally)\s+)*"
-        rf"(?P<stop>stopped|discontinued|cancell?ed|cut)\s+(?:the\s+|{subj}'s\s+|my\s+)?"
-        r"(?P<rest>.+)",
+        rf"(?:(?:told|asked|advised|instructed|wants?)\s+{subj}\s+to\s+)?"
+        r"(?P<stop>stopped|discontinued|cancell?ed|cut|stop|discontinue|quit|come off|get off)"
+        rf"\s+(?!back\b|down\b)(?:taking\s+)?(?:the\s+|{subj}'s\s+|my\s+)?(?P<rest>.+)",
         text,
         re.IGNORECASE,
     )
@@ -1055,9 +1111,11 @@ def content_lemmas(text: str, subject: str) -> tuple[str, ...]:
 
 
 def _lemma(word: str) -> str:
-    """A word's lemma, a condition's adjective as its noun ("allergic" -> "allergy")."""
+    """A word's lemma, a condition's adjective as its noun ("allergic" -> "allergy"), a
+    medicine's brand as its generic name ("advil" -> "ibuprofen", ``kb.medicine_names``)."""
     found = lemma(word)
-    return _CONDITION_NOUN.get(found, found)
+    found = _CONDITION_NOUN.get(found, found)
+    return _GENERIC.get(found, found)
 
 
 def _values(text: str, subject: str) -> set[str]:
@@ -1140,7 +1198,8 @@ _DOING = frozenset(lemma(w) for w in _DOING_WORDS.split())
 # ("takes Eliquis twice a day").
 _NOT_A_NOUN = frozenset(("because", "although", "though", "unless", "while", "whenever",
                          "once", "twice", "thrice", "nightly", "weekly", "monthly",
-                         "hourly"))  # fmt: skip
+                         "hourly", "most", "some", "several", "few", "half",
+                         "almost"))  # fmt: skip
 
 
 def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
@@ -1162,7 +1221,8 @@ def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
         if not after or after in _FUNCTION or after in _ADVERBS or not after.isalpha():
             return False
         if after in _NOT_A_NOUN:
-            return False  # "avoids eggs because they make Maya sick", "Eliquis twice a day"
+            return False  # "avoids eggs because they make Maya sick", "Eliquis twice a day",
+            # "Advil most days"
         if word_form(after) in ("past", "ing"):
             return False  # "a cat named Luna", "a bakery selling bread"
         if _lemma(after) in _DOING:
@@ -1385,6 +1445,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     slot = ended_slot(retraction) if retraction.kind == "ending" else None
     if slot is not None:
         value = slots_of(fact).get(slot[0])
+        if value is None and slot[0] == "relationship" and _partner_told(retraction, fact):
+            value = ""  # "Maya's husband Tom is a teacher": Tom is her husband
         if value is None or (slot[1] and value != slot[1]):
             return False
         if slot[1]:
@@ -1457,6 +1519,9 @@ _CONDITION_NOUN = {
     "arthritic": "arthritis", "dyslexic": "dyslexia", "autistic": "autism",
     "pregnant": "pregnancy", "insomniac": "insomnia",
 }  # fmt: skip
+# A brand read as its generic name, both as lemmas: "takes Advil" is ended by "stopped the
+# ibuprofen", and "Maya's levothyroxine dose went up" is a dose of "Synthroid".
+_GENERIC = {lemma(other): lemma(generic) for other, generic in medicine_names().items()}
 
 # A fact that already tells of a death ("lights a candle for Dad, who passed away").
 _DEATH_TOLD = re.compile(rf"\b(?:{_DIED}|late|lost|death|funeral|grave|memorial)\b", re.I)

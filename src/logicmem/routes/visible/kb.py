@@ -791,11 +791,22 @@ def drug_classes() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
     return out
 
 
+@lru_cache(maxsize=1)
+def medicine_names() -> dict[str, str]:
+    """Each brand name of a single-substance medicine, and each other generic name of one,
+    lower case, with its generic name (``data/medicine_names.json``): "advil" and
+    "motrin" -> "ibuprofen", "paracetamol" -> "acetaminophen"."""
+    text = resources.files("logicmem.data").joinpath("medicine_names.json").read_text("utf-8")
+    names: dict[str, list[str]] = json.loads(text)["names"]
+    return {other: generic for generic, others in names.items() for other in others}
+
+
 def drug_names() -> frozenset[str]:
     """The medicines the resource names, lower case: each medication entry's one-word
     fact patterns ("sertraline", "coumadin") and the drug of its two-word ones ("takes
-    insulin"), that word at least five letters long ("on prep" names no drug)."""
-    names = set()
+    insulin"), that word at least five letters long ("on prep" names no drug), and every
+    name of ``medicine_names``."""
+    names = set(medicine_names()) | set(medicine_names().values())
     for entry in load_kb().entries.values():
         if entry.type != "medication":
             continue
