@@ -265,6 +265,9 @@ def test_a_change_ends_the_same_thing_of_the_same_person() -> None:
         ("No wait, choir is at 7:30, Maya had it wrong.", "choir is at 7:30", ""),
         ("Actually Maya's yoga class is on Thursdays, not Mondays.", "yoga class is on Thursdays",
          "Mondays"),
+        # The old value first.
+        ("Actually it's not celiac, just a wheat sensitivity.", "wheat sensitivity", "celiac"),
+        ("Actually, it's not Tuesday but Thursday.", "Thursday", "Tuesday"),
     ],
 )  # fmt: skip
 def test_corrections_said_in_more_ways(text: str, content: str, old: str) -> None:
@@ -282,6 +285,27 @@ def test_a_correction_that_names_the_old_value_ends_the_fact_that_holds_it() -> 
     # Another person's is not corrected by the speaker's.
     assert not _ends("Maya miscounted, Maya's cat is 6, not 7.",
                      "Maya's roommate's cat is 7 too.")  # fmt: skip
+
+
+def test_a_correction_naming_the_old_word_first_ends_the_fact_that_holds_it() -> None:
+    said = "Actually it's not celiac, just a wheat sensitivity."
+    assert _ends(said, "Maya has celiac disease.")
+    assert not _ends(said, "Maya is allergic to peanuts.")
+    assert _ends("Actually, it's not Tuesday but Thursday.", "Maya's yoga class is on Tuesdays.")
+    # A name as the old value tells whose fact it is: not every fact that names them.
+    assert not _ends(
+        "Actually it's not Sam, it's Ben who is allergic.", "Maya's son Sam plays soccer."
+    )
+
+
+def test_a_negation_found_out_or_told_by_a_doctor_ends_the_fact() -> None:
+    allergy = "Maya is allergic to penicillin."
+    assert _ends("It turns out after all that Maya is not allergic to penicillin.", allergy)
+    assert _ends("It turns out that Maya is not allergic to penicillin.", allergy)
+    assert _ends("Maya's allergist said Maya is not allergic to penicillin.", allergy)
+    assert _ends("Maya's allergy test showed Maya isn't allergic to penicillin.", allergy)
+    # Said by someone who does not diagnose, and with nothing that closes it: not an ending.
+    assert detect("Maya's mom said Maya is not allergic to penicillin.", "Maya") is None
 
 
 def test_a_correction_of_whose_fact_it_is_ends_the_speakers_own() -> None:

@@ -179,10 +179,21 @@ _SWITCH = r"switched|changed|transitioned|converted"
 _SWAP = r"swapped|replaced|traded"
 _NEGATION = r"no longer|not|never|n't"
 _PLAIN_NEGATION_END = r"any\s?more|after all"
-# What was believed found not to hold, said before the negation.
+# Who prescribes, and may stop a drug or find a condition absent.
+_PRESCRIBER = (
+    r"doctor|doc|dr\.?\s+[A-Z]\w+|physician|gp|cardiologist|psychiatrist|neurologist|"
+    r"oncologist|rheumatologist|endocrinologist|dermatologist|gastroenterologist|"
+    r"nephrologist|pulmonologist|urologist|gynecologist|ob-?gyn|obstetrician|surgeon|"
+    r"specialist|nurse practitioner|np|pa|pharmacist|care team|medical team|dentist|vet"
+)
+# What was believed found not to hold, said before the negation: "turns out", "the tests
+# came back", "the allergist said".
+_TOLD_NOT = (
+    rf"turns out|turned out|found out|(?:tests?|results?|scan|biopsy) (?:showed|show|came back)|"
+    rf"(?:{_PRESCRIBER}|allergist) (?:said|says|confirmed)"
+)
 _FOUND_OUT = re.compile(
-    r"\b(?:turns out|turned out|it turns out|found out|tests? (?:showed|show|came back)|"
-    r"results? (?:showed|show|came back))\b[\s,]*(?:that\s+)?\S*\s*(?:\S+\s+){0,3}$",
+    rf"\b(?:{_TOLD_NOT})\b[\s,]*(?:after all\s+)?(?:that\s+)?(?:\S+\s+){{0,4}}\S*$",
     re.IGNORECASE,
 )
 _CORRECTION = (
@@ -346,7 +357,7 @@ _CUES = re.compile(
     r"graduated|rehome|re-home|rid|ditched|cancel|finished|completed|done|born|birth|"
     r"welcomed|delivered|arrived|baby|babies|twins|little one|boy|girl|give|sell|stop|"
     r"miscarr|stillbirth|pregnancy|can|challenge|turns out|turned out|found out|heal|discontinu|"
-    r"replaced|traded|these days|as of)",  # a prefix will do: "miscounted", "upped"
+    rf"replaced|traded|these days|as of|{_TOLD_NOT})",  # a prefix will do: "miscounted"
     re.IGNORECASE,
 )
 
@@ -371,8 +382,11 @@ def detect(text: str, subject: str) -> Retraction | None:
     # Not "'s": "Maya's divorced parents" is a possessive.
     # A lead-in may come first ("It seems I'm ...", "After the surgery, I ..."), and
     # the speaker may be one of a pair ("Tom and I broke up").
+    # Or what found it out ("It turns out that I'm not ...", "My allergist said I'm not").
+    found_out = rf"(?:(?:it|the|my|{subj}'s)\s+)?(?:\w+\s+)?(?:{_TOLD_NOT})(?:\s+after\s+all)?,?\s+"
     lead = (
         rf"{_CLAUSE_START}(?:(?:after|since|now that|once|because)\b[^,.;!?]*?,?\s+|"
+        rf"{found_out}(?:that\s+)?|"
         rf"(?:\w+,?\s+){{0,2}}?)(?:[A-Z]\w+ and )?{subj}\b(?: and family\b)?"
         rf"(?:\s+{_AUX}|'ve|'m)*\s*"
     )
@@ -535,12 +549,6 @@ def _healed(text: str, subject: str) -> Retraction | None:
 
 
 # Who prescribes a drug, and so may stop it.
-_PRESCRIBER = (
-    r"doctor|doc|dr\.?\s+[A-Z]\w+|physician|gp|cardiologist|psychiatrist|neurologist|"
-    r"oncologist|rheumatologist|endocrinologist|dermatologist|gastroenterologist|"
-    r"nephrologist|pulmonologist|urologist|gynecologist|ob-?gyn|obstetrician|surgeon|"
-    r"specialist|nurse practitioner|np|pa|pharmacist|care team|medical team|dentist|vet"
-)
 
 
 def _taken_off(text: str, subject: str) -> Retraction | None:
@@ -717,8 +725,18 @@ def _corrected(text: str, found: re.Match[str], subj: str, subject: str) -> Retr
         before = re.sub(rf"[\s,;:-]*{subj}(?:\s+{_AUX})*\s*$", "", text[: found.start("cue")])
         before = re.split(r"[.;!?]\s+", before.rstrip(" ,;:-"))[-1]
         rest = re.sub(rf"^(?:(?:no|wait|sorry|oops)[,\s]+)*(?:{subj}\s+)?", "", before, flags=flags)
+    # The old value first: "actually it's not celiac, just a wheat sensitivity".
+    first = re.match(
+        r"not\s+(?:the\s+|an?\s+)?(?P<old>[\w'-]+)\s*(?:,\s*|\s+)(?:(?:it's|it\s+is|but|just|only)"
+        r"[\s,]+)+(?P<new>[^.;!?]+)",
+        rest,
+        flags,
+    )
+    if first is not None:
+        rest = first.group("new")
     content = _cut(rest, correction=True)
     was = re.search(r"^[^.;!?]*?,?\s+not\s+(?:the\s+|a\s+)?(?P<old>\$?[\w'.:%$-]+)", rest, flags)
+    was = was or first
     old = was.group("old").strip(".,") if was else ""
     named = (
         (found.groupdict().get("named") or "").split()[-1:] if "named" in found.groupdict() else []
@@ -1624,7 +1642,13 @@ def correction_match(retraction: Retraction, fact: str, subject: str) -> bool:
         # "..., not 40": the fact holds the value replaced, and something of the frame.
         was = fold(retraction.old)
         held = _values(fact, subject) | have
-        return (was in held or _lemma(was) in held) and (not frame or bool(set(frame) & have))
+        if not (was in held or _lemma(was) in held):
+            return False
+        # A word named as the old value ("it's not celiac, just a wheat sensitivity", "not
+        # Tuesday but Thursday") is what the fact says; not someone's name, as that tells
+        # whose fact it is ("not Sam, Ben is the one allergic").
+        word = was.isalpha() and not _someone(retraction.old) and not _someone(retraction.content)
+        return not frame or bool(set(frame) & have) or word
     if not frame or not set(frame) <= have:
         return False
     old = _values(fact, subject)
@@ -1789,6 +1813,22 @@ def retracted(
             (m, float(s)) for m, s in zip(lexical, sims, strict=True) if m in owned or s >= floor
         ]
     return [(m, float(s)) for m, s in zip(lexical, sims, strict=True) if s >= floor]
+
+
+_CALENDAR = frozenset((
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january",
+    "february", "march", "april", "may", "june", "july", "august", "september", "october",
+    "november", "december",
+))  # fmt: skip
+
+
+def _someone(text: str) -> bool:
+    """Whether ``text`` names someone: a capitalised word that is no day, month or
+    medicine ("Ben", not "Thursday" or "Crestor")."""
+    return any(
+        w.lower() not in _CALENDAR and _lemma(w.lower()) not in _drug_lemmas()
+        for w in re.findall(r"\b[A-Z][a-z]+\b", text)
+    )
 
 
 def _named(content: str) -> bool:
