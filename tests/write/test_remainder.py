@@ -318,6 +318,19 @@ def test_a_new_dentist_keeps_the_email_said_with_the_old_one(mem: Memory) -> Non
 
 
 @pytest.mark.slow
+def test_a_new_school_of_the_only_son_told_of_replaces_his_school(mem: Memory) -> None:
+    # "Our son" with one son named is that son; with two, neither school is replaced.
+    sam = _said(mem, "Our son Sam attends Riverside Middle School.", "2026-01-05")
+    mem.add("Our son started at Westfield High this week.", user_id="Maya",
+            timestamp="2026-09-01")  # fmt: skip
+    assert mem.get(sam.id, user_id="Maya").status == "superseded"
+    assert "Maya's son is named Sam." in _current(mem)
+    ben = _said(mem, "Our son Ben goes to Lincoln Elementary.", "2026-09-02")
+    mem.add("Our son goes to Eastside Middle School now.", user_id="Maya", timestamp="2026-09-04")
+    assert mem.get(ben.id, user_id="Maya").status == "active"
+
+
+@pytest.mark.slow
 def test_a_new_school_keeps_who_the_child_is(mem: Memory) -> None:
     _said(mem, "Our son Sam attends Riverside Middle School.", "2026-01-05")
     mem.add("Sam started at Westfield High School this week.", user_id="Maya",

@@ -11,9 +11,11 @@ from logicmem.write.rules import (
     states_a_standing_fact,
 )
 from logicmem.write.supersede import (
+    bare_relations,
     conflicts,
     held_slots,
     measures,
+    only_one,
     restated,
     slot_holder,
     slots_of,
@@ -629,6 +631,21 @@ def test_a_childs_school_and_year_of_school_are_slots() -> None:
     assert conflicts(moved, "Maya's son Tom attends Riverside Middle School.") == []
     assert slots_of("Maya goes to Lincoln High football games.") == {}
     assert slots_of("Maya is a senior citizen.") == {}
+
+
+def test_a_relation_without_a_name_is_the_one_person_told_of_by_it() -> None:
+    told = ["Maya's son Sam attends Riverside Middle School.", "Maya walks to work."]
+    moved = "Maya's son started at Westfield High this week."
+    assert bare_relations(moved) == {"maya's son"}
+    assert only_one({"maya's son"}, told) == {"maya's son": "sam"}
+    assert conflicts(moved, told[0], only_one({"maya's son"}, told)) == ["school"]
+    assert conflicts(moved, told[0]) == []  # not known to be Sam without the rest
+    # Two sons named, or more than one told of: which one is not said.
+    two = [*told, "Maya's son Ben goes to Lincoln Elementary."]
+    assert only_one({"maya's son"}, two) == {}
+    assert only_one({"maya's son"}, [*told, "Maya's younger son is in daycare."]) == {}
+    assert only_one({"maya's son"}, [*told, "Maya has two sons."]) == {}
+    assert only_one({"maya's son"}, ["Maya's son is named Sam.", "Maya's son Ben is 4."]) == {}
 
 
 def test_a_school_said_after_the_year_is_the_same_childs_school() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from itertools import groupby
 from typing import Any
@@ -41,7 +41,15 @@ from logicmem.write.retract import (
     restatable,
     retracted,
 )
-from logicmem.write.supersede import conflicts, held_slots, measures, restated, slots_of
+from logicmem.write.supersede import (
+    bare_relations,
+    conflicts,
+    held_slots,
+    measures,
+    only_one,
+    restated,
+    slots_of,
+)
 
 NEIGHBOURS = 50  # existing memories checked for duplicates and supersession per candidate
 DUPLICATE_CHECKS = 8  # of those above the dedup threshold, the closest checked for novelty
@@ -313,6 +321,7 @@ class WritePipeline:
         older = [m for m in existing.values() if m.status == "active"]
         older += [m for m, _ in added if m.id != entry.id and m.status == "active"]
         done = []
+        only = self._only_one(entry, added)
         for old in older:
             if old.metadata.get("subject") != subject:
                 continue
@@ -320,15 +329,22 @@ class WritePipeline:
                 continue  # an older statement arriving late does not replace a newer one
             # The memory whole, or one of its clauses read alone ("Maya's son Leo goes to
             # Lincoln Elementary and he's in 2nd grade": the grade is Leo's).
-            slots = conflicts(entry.text, old.text) or sorted(
-                {s for part in parts(old.text, _subject(old)) for s in conflicts(entry.text, part)}
+            slots = conflicts(entry.text, old.text, only) or sorted(
+                {
+                    s
+                    for part in parts(old.text, _subject(old))
+                    for s in conflicts(entry.text, part, only)
+                }
             )
             if slots:
                 # Whose slot changed stays known: "Leo started third grade" closes "Maya's
                 # son Leo is in 2nd grade", not that Leo is Maya's son.
                 who = "" if "relationship" in slots else entry.text
                 kept = self._rest_of(
-                    old, lambda t: bool(conflicts(entry.text, t)), who, _untouched(entry, old)
+                    old,
+                    lambda t: bool(conflicts(entry.text, t, only)),
+                    who,
+                    _untouched(entry, old, only),
                 )
                 self.store.supersede(old.id, entry.id, {"slots": slots} | _kept(kept))
                 old.status = "superseded"
@@ -337,6 +353,22 @@ class WritePipeline:
                     until = entry.valid_from or entry.said_at or entry.created_at
                     self._keep(kept, old, until, added, result)
         return done
+
+    def _only_one(
+        self, entry: MemoryEntry, added: list[tuple[MemoryEntry, np.ndarray]]
+    ) -> dict[str, str]:
+        """The one person each relation ``entry`` gives a slot to without a name stands
+        for ("our son started at Westfield High": the son the user has named, when only
+        one), read from everything the user has told (``supersede.only_one``); most
+        memories give no such slot, and read nothing."""
+        relations = bare_relations(entry.text)
+        if not relations:
+            return {}
+        scope = Scope(entry.user_id, entry.agent_id, entry.run_id)
+        # Closed memories too: a son told of before is still a son.
+        told = [m.text for m in self.store.list_memories(scope, include_superseded=True)]
+        told += [m.text for m, _ in added]
+        return only_one(relations, told)
 
     def _replaced_by(
         self,
@@ -701,7 +733,9 @@ def _same_subject(
     ]
 
 
-def _untouched(new: MemoryEntry, old: MemoryEntry) -> list[str]:
+def _untouched(
+    new: MemoryEntry, old: MemoryEntry, only: Mapping[str, str] | None = None
+) -> list[str]:
     """What the clauses of ``old`` that ``new`` gives a new value said of the same holder's
     other slots, which ``new`` does not speak of, each as a sentence (``restated``): "Mia
     is in 5th grade now" closes "Maya's daughter Mia is in 4th grade at Lincoln
@@ -709,7 +743,7 @@ def _untouched(new: MemoryEntry, old: MemoryEntry) -> list[str]:
     said = held_slots(new.text)
     out: list[str] = []
     for part in parts(old.text, _subject(old)) or [old.text]:
-        changed = conflicts(new.text, part)
+        changed = conflicts(new.text, part, only)
         if not changed:
             continue
         held = held_slots(part)

@@ -15,7 +15,7 @@ a different thing, and a past-tense sentence ("ran 5 km") reports an event: both
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, word_set
 from logicmem.write.novelty import VALUE_KINDS, Token, stem, tokens
@@ -347,25 +347,74 @@ def _grade(value: str) -> str:
     return f"grade {_ORDINALS.get(word, found.group(1))}"
 
 
-def same_holder(a: str | None, b: str | None) -> bool:
+def same_holder(a: str | None, b: str | None, only: Mapping[str, str] | None = None) -> bool:
     """Whether two slot holders (``slot_holder``) are one person: the same words, or a name
-    alone and the words that end with it ("leo" and "maya's son leo")."""
+    alone and the words that end with it ("leo" and "maya's son leo"), or a relation and
+    the one person ``only`` knows by it ("maya's son" and "maya's son leo", when Leo is
+    the only son the user has told of: ``only_one``)."""
     if a is None or b is None:
         return False
     if a == b:
         return True
     short, long = sorted((a, b), key=len)
+    if only and short in only and long == f"{short} {only[short]}":
+        return True
     return " " not in short and bool(short) and long.endswith(f" {short}") and "'s" in long
 
 
-def conflicts(new_text: str, old_text: str) -> list[str]:
+_ONE_KIN = "son|daughter|wife|husband|partner|girlfriend|boyfriend|mom|mother|dad|father"
+# Told of more than one of a relation: "my sons", "our younger daughter", "my other son".
+_MORE_THAN_ONE = re.compile(
+    rf"\b(?:(?:sons|daughters)\b|(?:other|older|younger|oldest|youngest|eldest|middle|"
+    rf"twin|first|second|third)\s+(?:{_ONE_KIN})\b|(?:two|three|four|2|3|4)\s+(?:sons|daughters))",
+    re.IGNORECASE,
+)
+
+
+def bare_relations(text: str) -> set[str]:
+    """The holders of ``text``'s slots that are a relation without a name ("maya's son")."""
+    return {
+        holder
+        for holder, _ in held_slots(text).values()
+        if holder and re.fullmatch(rf".+'s (?:{_ONE_KIN})", holder)
+    }
+
+
+def only_one(relations: set[str], texts: Sequence[str]) -> dict[str, str]:
+    """Per relation of ``relations`` ("maya's son"), the name of the one person ``texts``
+    (everything the user has told) call by it, lower case, when they name exactly one
+    and never tell of more than one of that relation ("my sons", "my older son")."""
+    out = {}
+    for relation in relations:
+        owner, kin = relation.rsplit(" ", 1)
+        names = set()
+        many = False
+        for text in texts:
+            own = own_words(text)
+            if kin in own.lower():
+                many = many or _MORE_THAN_ONE.search(own) is not None
+                names |= {
+                    m.group(1).lower()
+                    for m in re.finditer(
+                        rf"(?i:{re.escape(owner)}\s+{kin}),?\s+(?:(?i:is\s+)?(?i:named|called)\s+)?"
+                        r"([A-Z][a-z]+)\b",
+                        own,
+                    )
+                }
+        if len(names) == 1 and not many:
+            out[relation] = names.pop()
+    return out
+
+
+def conflicts(new_text: str, old_text: str, only: Mapping[str, str] | None = None) -> list[str]:
     """Slots where ``new_text`` states a different value than ``old_text`` for the same
-    holder: a family member's diet or home is not the speaker's."""
+    holder: a family member's diet or home is not the speaker's. ``only``: the one person
+    a relation names (``same_holder``)."""
     new, old = held_slots(new_text), held_slots(old_text)
     found = [
         slot
         for slot, (holder, value) in new.items()
-        if slot in old and same_holder(old[slot][0], holder) and old[slot][1] != value
+        if slot in old and same_holder(old[slot][0], holder, only) and old[slot][1] != value
     ]
     if value_changed(new_text, old_text):
         found.append("value")
