@@ -81,6 +81,22 @@ def test_a_dose_after_a_dose_is_a_clause_taken_as_the_first_was() -> None:
     assert len(clauses("Maya takes lisinopril and 20 mg of atorvastatin.", "Maya")) == 1
 
 
+def test_a_relative_outside_the_household_is_introduced_too() -> None:
+    said = "Maya's sister Dana is staying with Maya and family until she finds a place."
+    assert introduced(said, "Maya", "Maya said: Dana moved out.") == [
+        "Maya's sister is named Dana."
+    ]
+
+
+def test_a_short_phrase_after_and_shares_the_subjects_be() -> None:
+    assert parts("Maya's daughter is 6 and in first grade.", "Maya") == [
+        "Maya's daughter is 6",
+        "Maya's daughter is in first grade",
+    ]
+    # Not a phrase with a verb of its own.
+    assert parts("Maya is allergic to cats and in the spring gets hay fever.", "Maya") == []
+
+
 def test_who_a_memory_introduces_and_a_later_one_names_alone() -> None:
     old = "Maya's son Leo is in 2nd grade and Maya's wife Ana is a nurse."
     assert introduced(old, "Maya", "Maya said: Leo started third grade.") == [
@@ -328,6 +344,35 @@ def test_a_new_school_of_the_only_son_told_of_replaces_his_school(mem: Memory) -
     ben = _said(mem, "Our son Ben goes to Lincoln Elementary.", "2026-09-02")
     mem.add("Our son goes to Eastside Middle School now.", user_id="Maya", timestamp="2026-09-04")
     assert mem.get(ben.id, user_id="Maya").status == "active"
+
+
+@pytest.mark.slow
+def test_a_new_year_of_school_keeps_the_age_said_with_the_old_one(mem: Memory) -> None:
+    old = _said(mem, "My daughter is 6 and in first grade.", "2026-01-05")
+    mem.add("My daughter just started second grade.", user_id="Maya", timestamp="2026-09-01")
+    assert mem.get(old.id, user_id="Maya").status == "superseded"
+    now = _current(mem)
+    assert "Maya's daughter is 6." in now
+    assert not [t for t in now if "first grade" in t]
+
+
+@pytest.mark.slow
+def test_a_drug_switched_keeps_the_condition_said_with_it(mem: Memory) -> None:
+    old = _said(mem, "My son has ADHD and takes Adderall.", "2026-01-05")
+    mem.add("My son's doctor switched him to Vyvanse.", user_id="Maya", timestamp="2026-03-02")
+    assert mem.get(old.id, user_id="Maya").status == "superseded"
+    now = _current(mem)
+    assert "Maya's son has ADHD." in now
+    assert not [t for t in now if "Adderall" in t and "switched" not in t]
+
+
+@pytest.mark.slow
+def test_a_new_job_keeps_the_job_title_said_with_the_old_employer(mem: Memory) -> None:
+    old = _said(mem, "I'm a nurse at St. Mary's.", "2026-01-05")
+    mem.add("I switched to a clinic job at Evergreen Health.", user_id="Maya",
+            timestamp="2026-03-02")  # fmt: skip
+    assert mem.get(old.id, user_id="Maya").status == "superseded"
+    assert "Maya works as a nurse." in _current(mem)
 
 
 @pytest.mark.slow

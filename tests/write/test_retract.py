@@ -268,6 +268,8 @@ def test_a_change_ends_the_same_thing_of_the_same_person() -> None:
         # The old value first.
         ("Actually it's not celiac, just a wheat sensitivity.", "wheat sensitivity", "celiac"),
         ("Actually, it's not Tuesday but Thursday.", "Thursday", "Tuesday"),
+        ("Sorry, it's not Tuesday, it's Thursday.", "Thursday", "Tuesday"),
+        ("Scratch that, it's not latex Maya is allergic to, it's nickel.", "nickel", "latex"),
     ],
 )  # fmt: skip
 def test_corrections_said_in_more_ways(text: str, content: str, old: str) -> None:
@@ -292,6 +294,9 @@ def test_a_correction_naming_the_old_word_first_ends_the_fact_that_holds_it() ->
     assert _ends(said, "Maya has celiac disease.")
     assert not _ends(said, "Maya is allergic to peanuts.")
     assert _ends("Actually, it's not Tuesday but Thursday.", "Maya's yoga class is on Tuesdays.")
+    said = "Scratch that, it's not latex Maya is allergic to, it's nickel."
+    assert _ends(said, "Maya is allergic to latex.")
+    assert not _ends(said, "Maya is allergic to penicillin.")
     # A name as the old value tells whose fact it is: not every fact that names them.
     assert not _ends(
         "Actually it's not Sam, it's Ben who is allergic.", "Maya's son Sam plays soccer."
@@ -496,6 +501,45 @@ def test_a_medicine_ended_by_its_brand_or_its_generic_name_is_the_same_medicine(
     assert _ends("Maya is off Zoloft now.", "Maya is on 50 mg of sertraline.")
     assert not _ends("Maya's doctor stopped the ibuprofen.", "Maya takes Tylenol for headaches.")
     assert not _ends("Maya is off Zoloft now.", "Maya takes Lexapro.")
+
+
+def test_a_drug_named_before_the_form_it_is_taken_in_is_the_drug() -> None:
+    switched = "Maya's doctor switched Maya from Ventolin to a daily Symbicort inhaler."
+    assert _ends(switched, "Maya uses an albuterol inhaler when Maya runs.")
+    # A drug before another noun still only modifies it.
+    assert not _ends("Maya stopped taking ibuprofen.", "Maya has an ibuprofen allergy.")
+
+
+def test_a_switch_of_drug_said_by_whose_doctor_made_it() -> None:
+    raj = "Maya said: Raj's doctor switched him from Januvia to Ozempic."
+    assert _ends(raj, "Maya's husband Raj takes Januvia.")
+    assert not _ends(raj, "Maya takes Januvia.")
+    # The old drug unsaid: the one of the same kind that person takes.
+    son = "Maya's son's doctor switched him to Vyvanse."
+    assert _ends(son, "Maya's son has ADHD and takes Adderall.")
+    assert not _ends(son, "Maya takes Adderall.")
+    assert _ends("Maya switched to Zoloft.", "Maya takes Lexapro.")
+    assert not _ends("Maya switched to Zoloft.", "Maya takes lisinopril.")
+    assert not _ends("Maya switched to Zoloft.", "Maya's husband takes Lexapro.")
+    assert detect("Maya switched to part-time.", "Maya") is None  # not a drug
+
+
+def test_a_drug_the_subject_can_take_again_ends_the_allergy_to_it() -> None:
+    cleared = "Maya's allergist cleared Maya, Maya can take amoxicillin now."
+    assert _ends(cleared, "Maya is allergic to amoxicillin.")
+    assert not _ends(cleared, "Maya takes amoxicillin for an ear infection.")
+
+
+def test_someone_who_moved_out_no_longer_lives_with_the_household() -> None:
+    moved = "Maya said: Dana found an apartment and moved out."
+    assert _ends(
+        moved, "Maya's sister Dana is staying with Maya and family until she finds a place."
+    )
+    assert not _ends(moved, "Maya's sister Dana lives in Denver.")
+    assert not _ends("Maya's son moved out in June.", "Maya's sister Dana lives with Maya.")
+    assert detect("Maya moved out.", "Maya") is None  # of where, not said
+    # Quitting a sport ends playing on its team.
+    assert _ends("Maya said: Lily quit soccer.", "Maya's daughter Lily plays on the soccer team.")
 
 
 def test_a_prescriber_telling_the_subject_to_stop_a_drug_ends_it() -> None:

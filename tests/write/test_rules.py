@@ -633,6 +633,44 @@ def test_a_childs_school_and_year_of_school_are_slots() -> None:
     assert slots_of("Maya is a senior citizen.") == {}
 
 
+def test_a_slot_said_after_and_is_the_subjects_before_it() -> None:
+    assert held_slots("Maya's daughter is 6 and in first grade.") == {
+        "grade": ("maya's daughter", "grade 1")
+    }
+    assert held_slots("Maya's daughter Mia loves soccer and is in 4th grade.") == {
+        "grade": ("maya's daughter mia", "grade 4")
+    }
+    # No verb read before "and": whose it is is not known.
+    assert held_slots("Maya reads a lot and is in 10th grade.") == {"grade": (None, "grade 10")}
+
+
+def test_a_job_said_with_where_it_is_held_and_living_alone_are_slots() -> None:
+    nurse = "Maya is a nurse at St. Mary's."
+    assert held_slots(nurse) == {
+        "employer": ("maya", "st. mary's"),
+        "occupation": ("maya", "nurse"),
+    }
+    assert held_slots("Maya switched to a clinic job at Evergreen Health.") == {
+        "employer": ("maya", "evergreen health")
+    }
+    assert conflicts("Maya took a new job at Stripe.", nurse) == ["employer"]
+    assert held_slots("Maya is a nurse.") == {}  # no workplace: not read as the job held
+    alone = "Maya's dad has early-stage dementia and lives alone in Phoenix."
+    assert held_slots(alone) == {"household": ("maya's dad", "alone")}
+    assert conflicts("Maya's dad moved in with Maya and family.", alone) == ["household"]
+
+
+def test_a_kind_of_meat_or_fish_had_again_is_a_diet() -> None:
+    assert held_slots("Maya started eating chicken again last month.") == {
+        "diet": ("maya", "eats meat")
+    }
+    fish = "Maya's wife Ana started eating fish again."
+    assert conflicts(fish, "Maya's wife Ana is vegetarian.") == ["diet"]
+    assert conflicts(fish, "Maya is vegetarian.") == []
+    assert held_slots("Maya never started eating chicken again.") == {}
+    assert held_slots("Maya eats chicken.") == {}  # a habit said once: no diet read
+
+
 def test_a_relation_without_a_name_is_the_one_person_told_of_by_it() -> None:
     told = ["Maya's son Sam attends Riverside Middle School.", "Maya walks to work."]
     moved = "Maya's son started at Westfield High this week."

@@ -740,7 +740,9 @@ def _untouched(
     other slots, which ``new`` does not speak of, each as a sentence (``restated``): "Mia
     is in 5th grade now" closes "Maya's daughter Mia is in 4th grade at Lincoln
     Elementary", and her school stays."""
-    said = held_slots(new.text)
+    said = set(held_slots(new.text))
+    if "household" in said:
+        said |= {"residence", "dwelling"}  # moved in with someone: the old town is not told
     out: list[str] = []
     for part in parts(old.text, _subject(old)) or [old.text]:
         changed = conflicts(new.text, part, only)
@@ -748,5 +750,5 @@ def _untouched(
             continue
         held = held_slots(part)
         holder = next((held[s][0] for s in changed if s in held), None)
-        out += restated(part, set(changed) | set(said), holder)
+        out += restated(part, set(changed) | said, holder)
     return list(dict.fromkeys(out))

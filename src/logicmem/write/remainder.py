@@ -41,6 +41,9 @@ _DOSE = re.compile(
     r"\d+(?:\.\d+)?\s*(?:mg|mcg|g|ml|units?|iu|puffs?|tablets?|pills?|capsules?|drops?)\b",
     re.IGNORECASE,
 )
+# *Be* after a subject, shared by a short phrase after "and" ("is 6 and in first grade").
+_BE = re.compile(r"\b(is|are|was|were)\s+[^,;]+$")
+_SHARED_BE_WORDS = 6
 # A link after which the clause follows from the one before: it ends with it.
 _CONSEQUENCE = frozenset(["so", "which is why", "that's why"])
 _SUBJECT_WORDS = 5  # words a subject may take before its verb ("Maya and family's dog Rex is")
@@ -119,7 +122,17 @@ def _split(sentence: str, name: str, previous: str) -> list[Clause]:
             and _DOSE.match(" ".join(after)) is not None
             and _DOSE.search(sentence[start : joint.start()]) is not None
         )
-        if (own or shared or dose) and sentence[start : joint.start()].strip():
+        # "Maya's daughter is 6 and in first grade": a short phrase after "and" that
+        # shares the subject's *be* ("is in first grade").
+        be = (
+            not own
+            and said.lower() == "and"
+            and 1 < len(after) <= _SHARED_BE_WORDS
+            and after[0].lower() in ("in", "at")
+            and not any(verbish(w) for w in after)
+            and _BE.search(sentence[start : joint.start()]) is not None
+        )
+        if (own or shared or dose or be) and sentence[start : joint.start()].strip():
             pieces.append((link, start, joint.start()))
             start, link = joint.end(), "dose" if dose else said.lower()
     pieces.append((link, start, len(sentence)))
@@ -154,8 +167,10 @@ def _split(sentence: str, name: str, previous: str) -> list[Clause]:
             subject = ""
         elif verb:
             subject = " ".join(words[:verb])
-        else:  # a verb that shares the subject before it
-            text, subject = (f"{before} {text}" if out else text), before
+        else:  # a verb that shares the subject before it, or its *be*
+            be = _BE.search(out[-1].text) if out and words[0].lower() in ("in", "at") else None
+            text = f"{before} {be.group(1)} {text}" if be and before else text
+            text, subject = (f"{before} {text}" if out and not be else text), before
         out.append(Clause(text, subject, link in _CONSEQUENCE))
         last = end
     return out
@@ -277,7 +292,15 @@ def _capital(clause: str, name: str) -> str:
     return clause[:1].upper() + clause[1:]
 
 
-_KIN = "|".join(sorted({w for words in MEMBER_WORDS.values() for w in words.split()}, key=len))
+# The relations a person is introduced by: household members, and the others people name
+# ("my sister Dana", "my friend Omar").
+_RELATIVES = "sister brother cousin aunt uncle niece nephew friend roommate"
+_KIN = "|".join(
+    sorted(
+        {w for words in [*MEMBER_WORDS.values(), _RELATIVES] for w in words.split()},
+        key=len,
+    )
+)
 
 
 def introduced(text: str, name: str, among: str, kept: str = "") -> list[str]:

@@ -54,12 +54,12 @@ from typing import Literal, TypeGuard
 
 import numpy as np
 
-from logicmem.routes.visible.kb import drug_classes, drug_names, medicine_names
+from logicmem.routes.visible.kb import drug_classes, drug_kinds, drug_names, medicine_names
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form, word_set
 from logicmem.types import MemoryEntry
 from logicmem.write.person import MEMBER_WORDS
 from logicmem.write.rules import STOPWORDS, own_words, without_hints
-from logicmem.write.supersede import slots_of
+from logicmem.write.supersede import OCCUPATIONS, slots_of
 
 MIN_SIMILARITY = 0.45  # cosine(content, fact predicate) for an ending or a negation
 MIN_CORRECTION_SIMILARITY = 0.3  # a correction's content is only a value and its unit
@@ -357,7 +357,7 @@ _CUES = re.compile(
     r"graduated|rehome|re-home|rid|ditched|cancel|finished|completed|done|born|birth|"
     r"welcomed|delivered|arrived|baby|babies|twins|little one|boy|girl|give|sell|stop|"
     r"miscarr|stillbirth|pregnancy|can|challenge|turns out|turned out|found out|heal|discontinu|"
-    rf"replaced|traded|these days|as of|{_TOLD_NOT})",  # a prefix will do: "miscounted"
+    rf"replaced|traded|these days|as of|sorry|oops|wait|{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
 )
 
@@ -403,6 +403,13 @@ def detect(text: str, subject: str) -> Retraction | None:
             text,
             flags,
         )
+        # "Scratch that, it's not latex I'm allergic to, it's nickel": the old value named.
+        or re.search(
+            rf"(?:^|[.;:!?]\s*)(?P<cue>scratch that|sorry|oops|wait|no wait|correction)"
+            rf"[\s,:;.!-]+(?:actually[\s,]+)?{_IT_IS}\s+(?=not\s)",
+            text,
+            flags,
+        )
     )
     if found is not None:
         return _corrected(text, found, subj, subject)
@@ -420,12 +427,14 @@ def detect(text: str, subject: str) -> Retraction | None:
     leads = [(lead, ""), *_member_leads(text, subject), (unsaid, ""), *_name_leads(text, subject)]
     for whose, member in leads:
         ended = _ended(text, whose, subject)
+        if ended is not None and not ended.content and not member:
+            continue  # "moved out" says whose household it left only of someone else
         if ended is not None:
             if not member and re.search(rf"\b{subj} and family\b", text):
                 ended = replace(ended, shared=True)
             if member:
                 # A household member's ending ends the member's fact, not the speaker's.
-                content = f"{member} {ended.content}"
+                content = f"{member} {ended.content}".strip()
                 return Retraction(ended.kind, ended.cue, content, ended.verbal)
             return ended
     found = re.search(
@@ -621,15 +630,15 @@ def _name_leads(text: str, subject: str) -> list[tuple[str, str]]:
     return out
 
 
-# A food the subject can have again ends an allergy or an intolerance to it: "Leo can eat
-# eggs now", "Maya can have dairy again", "Leo passed his egg challenge" (the food
-# challenge an allergist gives). It ends only a fact that states one (``_AVOIDS``): "Leo
-# can eat eggs now" does not end "Leo loves eggs".
+# A food (or a drug) the subject can have again ends an allergy or an intolerance to it:
+# "Leo can eat eggs now", "Maya can have dairy again", "Maya can take amoxicillin now",
+# "Leo passed his egg challenge" (the food challenge an allergist gives). It ends only a
+# fact that states one (``_AVOIDS``): "Leo can eat eggs now" does not end "Leo loves eggs".
 TOLERATES = "can have"
 _TOLERATED = (
-    r"(?:can\s+(?:finally\s+)?(?:eat|have|drink|tolerate)\s+(?P<what>[\w' -]+?)\s+"
+    r"(?:can\s+(?:finally\s+)?(?:eat|have|drink|tolerate|take)\s+(?P<what>[\w' -]+?)\s+"
     r"(?:now(?!\s+and\s+then)|again|after all)\b"
-    r"|can\s+now\s+(?:eat|have|drink|tolerate)\s+(?P<what2>[\w' -]+?)(?=\s*(?:[,.;!?]|$))"
+    r"|can\s+now\s+(?:eat|have|drink|tolerate|take)\s+(?P<what2>[\w' -]+?)(?=\s*(?:[,.;!?]|$))"
     r"|passed\s+(?:[\w-]+'s|my|his|her|their|the|an?)\s+(?P<what3>[\w-]+(?:\s+[\w-]+)?)\s+"
     r"(?:food\s+|oral\s+)?challenge)"
 )
@@ -667,6 +676,16 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
         if _OFF.search(found.group("cue")) and _NOT_TAKEN.match(content):
             return None  # "came off the phone", "tapered off work"
         return Retraction("ending", _norm(found.group("cue")), content, head.endswith("ing"))
+    found = re.search(
+        lead + r"(?:\w+\s+(?:a|an|the|her|his|their)\s+\w+\s+and\s+)?(?P<cue>moved out)\b"
+        r"(?!\s+of\b)(?=\s*(?:[,.;!?]|$)|\s+(?:last|this|yesterday|today|on|in|and)\b)",
+        text,
+        flags,
+    )
+    if found is not None:
+        # Someone who lived with the household moved out ("Dana found an apartment and
+        # moved out"): whom, the caller's lead names (``ended_slot``: the household).
+        return Retraction("ending", "moved out", "")
     # After the endings: "outgrew the strawberry allergy, I can eat them now" is the first.
     found = re.search(lead + _TOLERATED, text, flags)
     if found is not None:
@@ -727,8 +746,8 @@ def _corrected(text: str, found: re.Match[str], subj: str, subject: str) -> Retr
         rest = re.sub(rf"^(?:(?:no|wait|sorry|oops)[,\s]+)*(?:{subj}\s+)?", "", before, flags=flags)
     # The old value first: "actually it's not celiac, just a wheat sensitivity".
     first = re.match(
-        r"not\s+(?:the\s+|an?\s+)?(?P<old>[\w'-]+)\s*(?:,\s*|\s+)(?:(?:it's|it\s+is|but|just|only)"
-        r"[\s,]+)+(?P<new>[^.;!?]+)",
+        r"not\s+(?:the\s+|an?\s+)?(?P<old>[\w'-]+)(?:\s+[^,.;!?]*?)?\s*(?:,\s*|\s+)"
+        r"(?:(?:it's|it\s+is|but|just|only)[\s,]+)+(?P<new>[^.;!?]+)",
         rest,
         flags,
     )
@@ -799,7 +818,7 @@ def _switched(text: str, subject: str) -> Retraction | None:
         or _named_switch(text, subject)
     )
     if found is None:
-        return None
+        return _switched_drug(text, subject)
     content = _cut(found.group("rest"))
     lemmas = content_lemmas(content, subject)
     if not lemmas or len(lemmas) > MAX_ENDED_WORDS or all(w[:1].isdigit() for w in lemmas):
@@ -807,6 +826,66 @@ def _switched(text: str, subject: str) -> Retraction | None:
     member = found.groupdict().get("m") or found.groupdict().get("n") or ""
     content = f"{member.lower() if member.islower() or not member else member} {content}"
     return Retraction("ending", f"{found.group('cue').lower()} from", content.strip())
+
+
+SWITCHED_TO = "switched to"
+
+
+def _switched_drug(text: str, subject: str) -> Retraction | None:
+    """A drug switch said by whose doctor made it ("Raj's doctor switched him from Januvia
+    to Ozempic"), or a switch to a drug with the old one unsaid ("my son's doctor switched
+    him to Vyvanse", "Maya switched to Zoloft"): the second ends the one drug of the same
+    kind (``kb.drug_kinds``) that person takes (``SWITCHED_TO``)."""
+    name = re.escape(subject) if subject else "I"
+    who = rf"(?:{name}(?: and family)?|I|me|we|us)"
+    kin = rf"{_mine(subject)}\s+(?P<m2>{_KIN_WORDS})"
+    flags = re.IGNORECASE
+    found = re.search(
+        rf"(?:(?P<n>(?-i:[A-Z][a-z]+))'s\s+|{_mine(subject)}\s+(?:(?P<m>{_KIN_WORDS})'s\s+)?|"
+        rf"the\s+)(?:{_PRESCRIBER})\s+(?:(?:has|just|finally)\s+)*(?:{_SWITCH}|put)\s+"
+        rf"(?P<whom>him|her|them|{who}|{kin})\s+(?:over\s+)?(?:from\s+(?P<rest>.+?)\s+)?"
+        r"(?:to|onto|on)\s+(?P<new>[\w-]+)",
+        text,
+        flags,
+    ) or re.search(
+        rf"{_CLAUSE_START}(?:{who}|{kin}|(?P<n>(?-i:[A-Z][a-z]+)))\s+(?:{_AUX}\s+)*"
+        rf"(?:{_SWITCH})\s+(?:over\s+)?to\s+(?P<new>[\w-]+)",
+        text,
+        flags,
+    )
+    if found is None:
+        return None
+    groups = found.groupdict()
+    named = groups.get("n") or ""
+    if fold(named) == fold(subject) or named.lower() in _FUNCTION | _PEOPLE:
+        named = ""
+    whom = (groups.get("whom") or "").lower()
+    if whom in ("him", "her", "them"):
+        person = named or (groups.get("m") or "").lower()
+        if not person:
+            return None  # whose doctor is not said
+    else:
+        person = (groups.get("m2") or "").lower() or named
+    rest = groups.get("rest")
+    if rest:
+        content = _cut(rest)
+        if not content or len(content_lemmas(content, subject)) > MAX_ENDED_WORDS:
+            return None
+        return Retraction("ending", "switched from", f"{person} {content}".strip())
+    new = found.group("new")
+    if new.lower() not in drug_kinds():
+        return None  # "switched to part-time": not a drug, so nothing of its kind to end
+    return Retraction("ending", SWITCHED_TO, f"{person} {new}".strip())
+
+
+def _same_kind_of_drug(retraction: Retraction, fact: str) -> bool:
+    """Whether ``fact`` names a drug of the kind that a switch to another names, other
+    than that drug ("takes Adderall" for "switched to Vyvanse")."""
+    *person, new = retraction.content.split()
+    kind = drug_kinds()[new.lower()]
+    if person and _lemma(fold(person[0])) not in content_lemmas(fact, ""):
+        return False  # "switched my son to ..." ends the son's drug, named as his
+    return any(drug_kinds().get(w) == kind and _lemma(w) != _lemma(new) for w in _words(fact))
 
 
 def _named_switch(text: str, subject: str) -> re.Match[str] | None:
@@ -1205,7 +1284,7 @@ def _current(fact: str, subject: str) -> bool:
 # lessons", "off keto" ends "is on a keto diet"; not "got over the flu", "got a flu shot".
 _DOING_WORDS = (
     "lessons classes practice diet regimen routine medication meds pills tablets treatment "
-    "therapy sessions habit "
+    "therapy sessions habit team club league squad "
     # The device is the thing: "doesn't need the CPAP" ends "uses a CPAP machine".
     "machine device mask pump monitor meter"
 )
@@ -1218,6 +1297,13 @@ _NOT_A_NOUN = frozenset(("because", "although", "though", "unless", "while", "wh
                          "once", "twice", "thrice", "nightly", "weekly", "monthly",
                          "hourly", "most", "some", "several", "few", "half",
                          "almost"))  # fmt: skip
+
+
+# The forms a drug is taken in.
+_FORMS = frozenset(("inhaler", "inhalers", "pill", "pills", "tablet", "tablets", "capsule",
+                    "capsules", "patch", "patches", "shot", "shots", "injection", "injections",
+                    "drops", "cream", "spray", "pen", "pens", "pump", "syrup", "gummies",
+                    "suppositories", "dose", "doses"))  # fmt: skip
 
 
 def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
@@ -1238,6 +1324,8 @@ def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
             return False
         if not after or after in _FUNCTION or after in _ADVERBS or not after.isalpha():
             return False
+        if after in _FORMS and head in _drug_lemmas():
+            return False  # "an albuterol inhaler" is the drug, in the form it is taken
         if after in _NOT_A_NOUN:
             return False  # "avoids eggs because they make Maya sick", "Eliquis twice a day",
             # "Advil most days"
@@ -1312,6 +1400,8 @@ def ended_slot(retraction: Retraction) -> tuple[str, str] | None:
     left = job_ending(retraction)
     if left is not None:
         return "employer", left
+    if retraction.cue == "moved out":
+        return "household", ""  # "Dana moved out" ends "Dana is staying with us"
     if first in ("broke", "broken", "split", "divorced", "divorcing"):
         return "relationship", ""  # with the person named: "is dating Tom", "married to Tom"
     job = re.match(r"(?:job|position|role|post)\s+(?:at|with|for)\s+(.+)", content, re.I)
@@ -1351,21 +1441,6 @@ _A_WHILE = (
 )
 # A sentence that states a job held: "works as a nurse", "works at the bakery", "is a
 # teacher at Lincoln Elementary", "is a senior software engineer".
-_OCCUPATIONS = (
-    "nurse doctor physician surgeon dentist pharmacist therapist physiotherapist paramedic "
-    "midwife vet veterinarian teacher professor lecturer tutor principal librarian engineer "
-    "developer programmer designer architect scientist researcher analyst accountant "
-    "bookkeeper lawyer attorney paralegal solicitor judge clerk secretary receptionist "
-    "manager director administrator consultant chef cook baker butcher barista bartender "
-    "waiter waitress server cashier driver trucker pilot mechanic electrician plumber "
-    "carpenter builder welder painter gardener landscaper cleaner janitor firefighter "
-    "officer detective journalist reporter editor writer photographer artist musician "
-    "florist hairdresser barber stylist salesperson realtor banker broker economist "
-    "technician caregiver nanny housekeeper farmer fisherman soldier sailor courier "
-    "dispatcher coach trainer counselor counsellor psychologist psychiatrist optician "
-    "optometrist radiologist technologist hygienist pharmacologist chemist biologist "
-    "mathematician statistician translator interpreter"
-)
 # How a job is held, between "works" and where: "works part-time as", "works nights at".
 _HOW_HELD = (
     r"(?:(?:full-time|part-time|full|part|time|nights|night|days|weekends|weekend|remotely|"
@@ -1376,7 +1451,7 @@ _JOB_FACT = re.compile(
     r"|(?<=works )(?:\w+\s+){0,2}in)\s|"
     r"\b(?:job|position|role)\s+(?:as|at|with)\s|\bemployed\s+(?:at|by)\s|"
     r"\b(?:is|am|are|'m|'re)\s+(?:now\s+)?(?:an?\s+)?(?:[\w-]+\s+){0,2}?"
-    rf"(?:{'|'.join(_OCCUPATIONS.split())})s?\b",
+    rf"(?:{'|'.join(OCCUPATIONS.split())})s?\b",
     re.IGNORECASE,
 )
 
@@ -1453,6 +1528,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return False  # a food had again ends only an allergy or an intolerance to it
     if retraction.cue == HEALED and not _INJURED.search(fact):
         return False  # a part healed ends only an injury of it
+    if retraction.cue == SWITCHED_TO:
+        return _same_kind_of_drug(retraction, fact) and _current(fact, subject)
     where = job_ending(retraction)
     if where is not None:
         # Whose job: a member's or someone named's ending names them first ("husband job").
@@ -1802,9 +1879,10 @@ def retracted(
     floor = MIN_FORGET_SIMILARITY if retraction.kind == "forget" else MIN_SIMILARITY
     if _named(retraction.content) or job_ending(retraction) is not None:
         floor = -1.0  # a name has no meaning to compare, nor a job left with the job held
-    if retraction.cue == TOLERATES:
+    if retraction.cue in (TOLERATES, SWITCHED_TO):
         floor = -1.0  # the food, in a fact that avoids it (``lexical_match``): a bare word
-        # is far from the sentence that states the allergy ("eggs": "avoids eggs because ...")
+        # is far from the sentence that states the allergy ("eggs": "avoids eggs because
+        # ..."); or a drug of the kind switched to, which names another
     if retraction.kind == "ending" and _HANDED.search(retraction.cue):
         # A thing sold or given away is no longer owned: "sold the house" ends "own a
         # house in Oakland", however little else the two share.

@@ -33,6 +33,22 @@ _ORDINAL_WORDS = (
 # Places and employers are proper names: "lives in a flat" fills no residence (the kind of
 # home is a slot of its own, "dwelling").
 _VALUE = r"(?P<v>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
+# The words for a job held ("is a nurse at ...").
+OCCUPATIONS = (
+    "nurse doctor physician surgeon dentist pharmacist therapist physiotherapist paramedic "
+    "midwife vet veterinarian teacher professor lecturer tutor principal librarian engineer "
+    "developer programmer designer architect scientist researcher analyst accountant "
+    "bookkeeper lawyer attorney paralegal solicitor judge clerk secretary receptionist "
+    "manager director administrator consultant chef cook baker butcher barista bartender "
+    "waiter waitress server cashier driver trucker pilot mechanic electrician plumber "
+    "carpenter builder welder painter gardener landscaper cleaner janitor firefighter "
+    "officer detective journalist reporter editor writer photographer artist musician "
+    "florist hairdresser barber stylist salesperson realtor banker broker economist "
+    "technician caregiver nanny housekeeper farmer fisherman soldier sailor courier "
+    "dispatcher coach trainer counselor counsellor psychologist psychiatrist optician "
+    "optometrist radiologist technologist hygienist pharmacologist chemist biologist "
+    "mathematician statistician translator interpreter"
+)
 _CARE = (
     r"(?:assisted living|nursing home|care home|memory care|hospice|rehab facility|"
     r"group home|retirement home|retirement community|senior living)"
@@ -58,6 +74,8 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(?:lives|living|moved in|moving in|stays|staying)\s+with\s+"
             r"(?P<with>[A-Z][\w'-]*(?: and family)?)(?![\w'-])"
+            r"|\b(?:lives|living)\s+(?P<alone>alone|on (?:his|her|their) own|by (?:himself|"
+            r"herself|themselves))\b"
             r"|\b(?:lives|living|moved|moving|is|was moved)\s+(?:in|into|to)\s+(?:a\s+|an\s+)?"
             r"(?P<care>" + _CARE + r")\b"
         ),
@@ -79,6 +97,13 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             # "works at", "works part-time for", "works as a night nurse at"
             r"\b(?:(?:works|working|employed|hired)\s+(?:as\s+an?\s+(?:[\w-]+\s+){1,2}|"
             r"(?:[\w-]+\s+){0,2}?)(?:at|for|by)|"
+            # "is a nurse at St. Mary's", "is a senior engineer at Google"
+            r"(?:is|am|'m|are|'re)\s+(?:now\s+)?an?\s+(?:[\w-]+\s+){0,2}?(?:"
+            + "|".join(OCCUPATIONS.split())
+            + r")\s+(?:at|for)|"
+            # "switched to a clinic job at ...": the verb is no part of whose job it is
+            r"(?:(?:took|got|started|landed|accepted|switched to|moved to|found)\s+"
+            r"(?:a|an|the)\s+(?:new\s+)?(?:[\w-]+\s+){0,2}?)?"
             r"job\s+(?:\w+\s+){0,2}?(?:at|with))\s+(?:the\s+)?" + _VALUE
         ),
     ),
@@ -87,6 +112,10 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         # The job is one or two words, never a following function word ("as a nurse to").
         re.compile(
             r"\b(?:works|working|job) as an?\s+(?P<v>[a-z]+(?: (?!" + _FUNCTION + r"\b)[a-z]+)?)"
+            # "is a nurse at St. Mary's": a job word, said with where it is held
+            r"|\b(?:is|am|'m|are|'re)\s+(?:now\s+)?an?\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:"
+            + "|".join(OCCUPATIONS.split())
+            + r"))\s+(?:at|for)\s+(?:the\s+)?[A-Z]"
         ),
     ),
     (
@@ -136,6 +165,10 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"|(?<!n't )(?<!not )(?<!never )(?<!rarely )(?<!hardly )(?<!to )"
             r"\b(?:eats|eat|(?:is|are|am|started|back to|went back to)\s+eating)\s+"
             r"(?P<meat>meat)\b(?!\s+(?:substitutes?|alternatives?|free))"
+            # A kind of meat or fish had again: "started eating chicken again".
+            r"|(?<!n't )(?<!not )(?<!never )\b(?:started|back to|went back to|is|am|are)\s+"
+            r"eating\s+(?:(?P<meat2>chicken|beef|pork|turkey|bacon|lamb)|(?P<fish>fish|seafood))"
+            r"\s+again\b"
         ),
     ),
 ]
@@ -164,6 +197,11 @@ _BEFORE_SUBJECT = word_set(
     "since in at after before from during for on by last this next ago year years month "
     "months week weeks weekend day days spring summer autumn fall winter today yesterday"
 )
+# The verbs a subject is most often followed by, before a second thing said of it.
+_FIRST_VERBS = word_set(
+    "is are was were has have had goes lives works loves plays attends studies takes uses "
+    "just also still now"
+)
 _PRONOUNS = word_set("he she they it his her their its him them this that who")
 
 
@@ -184,6 +222,13 @@ def _holder(text: str, at: int) -> str | None:
         words.pop(0)
     while words and words[-1].lower() in _TRAILING:
         words.pop()
+    if len(words) > 1 and words[-1].lower() in ("and", "but"):
+        # A second thing said of the same subject ("Maya's daughter is 6 and in first
+        # grade"): the subject is what comes before the first verb; none known, no holder.
+        verb = next((i for i, w in enumerate(words) if w.lower() in _FIRST_VERBS), 0)
+        if not verb:
+            return None
+        words = words[:verb]
     # A time or place said before the subject is no part of it: "Since 2019 Maya ...".
     for i in range(len(words) - 1, -1, -1):
         if words[i].lower() in _BEFORE_SUBJECT or words[i].isdigit():
@@ -206,8 +251,10 @@ _TOLD = {
     ("dwelling", "v"): "{who} lives in {a} {v}.",
     ("household", "with"): "{who} lives with {v}.",
     ("household", "care"): "{who} lives in {v}.",
+    ("household", "alone"): "{who} lives alone.",
     ("employer", "v"): "{who} works at {v}.",
     ("occupation", "v"): "{who} works as {a} {v}.",
+    ("occupation", "job"): "{who} works as {a} {v}.",
     ("school", "v"): "{who} goes to {v}.",
     ("grade", "v"): "{who} is in {v}.",
     ("grade", "year"): "{who} is {a} {v}.",
@@ -243,8 +290,10 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
     found = {}
     for name, match in _slot_matches(text):
         groups = match.groupdict()
-        said = groups.get("v") or ("eats meat" if groups.get("meat") else "")
-        said = said or groups.get("year") or groups.get("care") or ""
+        said = groups.get("v") or ("eats meat" if groups.get("meat") or groups.get("meat2") else "")
+        said = said or ("eats fish" if groups.get("fish") else "")
+        said = said or groups.get("year") or groups.get("care") or groups.get("job") or ""
+        said = "alone" if groups.get("alone") else said
         if groups.get("with"):
             said = f"with {groups['with']}"
         value = re.sub(r"\s+", " ", said).strip(" .,").lower()

@@ -801,6 +801,28 @@ def medicine_names() -> dict[str, str]:
     return {other: generic for generic, others in names.items() for other in others}
 
 
+@lru_cache(maxsize=1)
+def drug_kinds() -> dict[str, str]:
+    """Each medicine ``drug_names`` gives, lower case, with the medication entry that names
+    it ("vyvanse" and "adderall" -> "med-adhd-stimulant"); a brand of ``medicine_names``
+    has its generic's entry. A name two entries give is left out."""
+    seen: dict[str, set[str]] = {}
+    for entry in load_kb().entries.values():
+        if entry.type != "medication":
+            continue
+        for pattern in entry.fact_patterns:
+            words = pattern.lower().split()
+            if len(words) == 1 or (
+                len(words) == 2 and words[0] in ("takes", "taking", "on", "uses")
+            ):
+                seen.setdefault(words[-1], set()).add(entry.id)
+    for other, generic in medicine_names().items():
+        for name, of in ((other, generic), (generic, other)):
+            if name not in seen and of in seen:
+                seen[name] = set(seen[of])
+    return {name: next(iter(ids)) for name, ids in seen.items() if len(ids) == 1}
+
+
 def drug_names() -> frozenset[str]:
     """The medicines the resource names, lower case: each medication entry's one-word
     fact patterns ("sertraline", "coumadin") and the drug of its two-word ones ("takes
