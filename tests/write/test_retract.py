@@ -524,6 +524,36 @@ def test_a_switch_of_drug_said_by_whose_doctor_made_it() -> None:
     assert detect("Maya switched to part-time.", "Maya") is None  # not a drug
 
 
+def test_stopping_a_drug_or_a_food_is_no_end_of_an_allergy_to_it() -> None:
+    allergy = "Maya is allergic to ibuprofen."
+    for said in (
+        "Maya stopped ibuprofen.",
+        "Maya is off ibuprofen now.",
+        "Maya's doctor told Maya to stop taking ibuprofen.",
+        "Maya switched from ibuprofen to Tylenol.",
+    ):
+        assert not _ends(said, allergy), said
+        assert _ends(said, "Maya takes ibuprofen daily."), said
+    assert not _ends("Maya gave up gluten.", "Maya avoids gluten.")
+    # A drug taken for allergies is no allergy to it.
+    assert _ends("Maya stopped taking Zyrtec.", "Maya takes Zyrtec for her seasonal allergies.")
+    assert _ends("Maya got over Maya's ibuprofen allergy.", allergy)
+
+
+def test_a_value_down_or_up_to_and_a_habit_said_free_of() -> None:
+    assert _ends("Maya's A1C is down to 6.4.", "Maya's A1C was 7.1 at the last checkup.")
+    assert _ends("Maya's rent is up to $1,500.", "Maya's rent is $1,400 a month.")
+    assert _ends("Maya's blood pressure is now 125/80.", "Maya's blood pressure is 150/95.")
+    assert detect("It is up to Maya to decide.", "Maya") is None
+    # "up to" after a verb of someone else's is no value of the words before it.
+    moved = detect("Maya said: the trainer moved Maya up to 40 pounds on the bench.", "Maya")
+    assert moved is None or "trainer" not in moved.content
+    assert _ends("Maya has been smoke-free for a month now!", "Maya is a smoker.")
+    assert _ends("Maya has been alcohol-free since January.", "Maya drinks alcohol on weekends.")
+    assert not _ends("Maya is caffeine-free now.", "Maya avoids caffeine.")
+    assert detect("Maya has a free trial of a streaming service.", "Maya") is None
+
+
 def test_a_drug_the_subject_can_take_again_ends_the_allergy_to_it() -> None:
     cleared = "Maya's allergist cleared Maya, Maya can take amoxicillin now."
     assert _ends(cleared, "Maya is allergic to amoxicillin.")

@@ -660,6 +660,16 @@ def test_a_job_said_with_where_it_is_held_and_living_alone_are_slots() -> None:
     assert conflicts("Maya's dad moved in with Maya and family.", alone) == ["household"]
 
 
+def test_custody_and_a_home_in_a_town_are_slots() -> None:
+    joint = "Maya and family have joint custody of the kids."
+    assert held_slots(joint) == {"custody": ("maya", "joint")}
+    assert conflicts("Maya got full custody of the kids.", joint) == ["custody"]
+    assert held_slots("Maya moved to Maya's own place in Brooklyn.") == {
+        "residence": ("maya", "brooklyn")
+    }
+    assert held_slots("Maya moved to Maya's mom's house.") == {}  # no town, and no owner as one
+
+
 def test_a_kind_of_meat_or_fish_had_again_is_a_diet() -> None:
     assert held_slots("Maya started eating chicken again last month.") == {
         "diet": ("maya", "eats meat")

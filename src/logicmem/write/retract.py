@@ -214,13 +214,17 @@ _CHANGE = (
     r"raised|increased|upped|bumped(?: up)?|lowered|reduced|decreased|cut(?: back)?|"
     r"dropped|doubled|halved|tripled|adjusted|changed|titrated(?: up| down)?"
 )
-_CHANGE_INTRANSITIVE = rf"(?:(?:went|gone|goes|go) (?:up|down)|{_CHANGE})"
+# "went down to", or "is down to" (*be* read before it): "Maya's A1C is down to 6.4".
+_CHANGE_INTRANSITIVE = (
+    r"(?:(?:went|gone|goes|go) (?:up|down)|"
+    rf"(?:(?<=\bis )|(?<=\bare )|(?<=\bwas )|(?<='s ))(?:down|up)(?=\s+to\s+\$?\d)|{_CHANGE})"
+)
 _THING = (
     r"(?P<thing>[A-Za-z0-9][\w-]*(?:\s+(?:(?:at|for|on|of|in)\s+)?(?:the\s+)?[A-Za-z0-9][\w-]*)"
     r"{0,3}?)(?:\s+(?:dose|dosage))?(?:\s+(?:up|down))?"
 )
 _NEW_VALUE = (
-    r"(?:\s+from\s+[^,.;]+?)?\s+to\s+(?P<value>\$?\d+(?:,\d{3})*(?:\.\d+)?)"
+    r"(?:\s+from\s+[^,.;]+?)?\s+to\s+(?P<value>\$?\d+(?:,\d{3})*(?:\.\d+)?(?:/\d+)?)"
     r"(?:\s*(?P<unit>%|[a-zA-Z]+))?"
 )
 # The units a changed value is given in: not part of what changed ("1 hour" -> "45 minutes").
@@ -357,7 +361,8 @@ _CUES = re.compile(
     r"graduated|rehome|re-home|rid|ditched|cancel|finished|completed|done|born|birth|"
     r"welcomed|delivered|arrived|baby|babies|twins|little one|boy|girl|give|sell|stop|"
     r"miscarr|stillbirth|pregnancy|can|challenge|turns out|turned out|found out|heal|discontinu|"
-    rf"replaced|traded|these days|as of|sorry|oops|wait|{_TOLD_NOT})",  # a prefix will do
+    r"replaced|traded|these days|as of|sorry|oops|wait|down to|up to|free|"
+    rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
 )
 
@@ -649,6 +654,19 @@ _AVOIDS = re.compile(
 )
 
 
+def _avoided(fact: str, things: set[str]) -> bool:
+    """Whether ``fact`` states an allergy, an intolerance or an avoidance of one of
+    ``things`` (lemmas): "allergic to ibuprofen", "a penicillin allergy", "avoids gluten";
+    not "takes Claritin for allergies"."""
+    words = _words(fact)
+    for i, word in enumerate(words):
+        if _AVOIDS.fullmatch(word) or (word in ("can't", "cannot") and i + 1 < len(words)):
+            near = words[max(0, i - 1) : i] + words[i + 1 : i + 4]
+            if any(_lemma(w) in things for w in near):
+                return True
+    return False
+
+
 def _ended(text: str, lead: str, subject: str) -> Retraction | None:
     """An ending or a closed negation said of the subject that ``lead`` opens."""
     flags = re.IGNORECASE
@@ -676,6 +694,15 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
         if _OFF.search(found.group("cue")) and _NOT_TAKEN.match(content):
             return None  # "came off the phone", "tapered off work"
         return Retraction("ending", _norm(found.group("cue")), content, head.endswith("ing"))
+    found = re.search(
+        lead + r"(?:(?:has|have|had)\s+been\s+|been\s+|(?:is|am|are|'s|'m|'re)\s+)(?:now\s+)?"
+        r"(?P<what>smoke|nicotine|vape|alcohol|caffeine|drug)-free\b",
+        text,
+        flags,
+    )
+    if found is not None:
+        # A habit given up, said as how long without it: "I've been smoke-free for a month".
+        return Retraction("ending", "free", found.group("what").lower(), True)
     found = re.search(
         lead + r"(?:\w+\s+(?:a|an|the|her|his|their)\s+\w+\s+and\s+)?(?P<cue>moved out)\b"
         r"(?!\s+of\b)(?=\s*(?:[,.;!?]|$)|\s+(?:last|this|yesterday|today|on|in|and)\b)",
@@ -980,7 +1007,7 @@ def _change(text: str, subject: str) -> Retraction | None:
         )
         or re.search(
             rf"\b{owner}\s+{_THING}\s+(?:is|are)\s+(?P<cue>now)\s+"
-            r"(?P<value>\$?\d+(?:,\d{3})*(?:\.\d+)?)(?:\s*(?P<unit>%|[a-zA-Z]+))?",
+            r"(?P<value>\$?\d+(?:,\d{3})*(?:\.\d+)?(?:/\d+)?)(?:\s*(?P<unit>%|[a-zA-Z]+))?",
             text,
             flags,
         )
@@ -1526,6 +1553,13 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return False
     if retraction.cue == TOLERATES and not _AVOIDS.search(fact):
         return False  # a food had again ends only an allergy or an intolerance to it
+    if (
+        retraction.kind == "ending"
+        and retraction.cue != TOLERATES
+        and not _AVOIDS.search(retraction.content)
+        and _avoided(fact, set(content_lemmas(retraction.content, subject)))
+    ):
+        return False  # stopping a drug (or giving up a food) is no end of an allergy to it
     if retraction.cue == HEALED and not _INJURED.search(fact):
         return False  # a part healed ends only an injury of it
     if retraction.cue == SWITCHED_TO:

@@ -61,10 +61,11 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"(?:back\s+)?"
             r"(?:in|to)\s+(?:the\s+)?"
             # a place of care in a town: "lives in assisted living in Tucson" (the town)
-            r"(?:(?:an?\s+)?"
-            + _CARE
-            + r"(?:\s+(?:facility|home|community|center))?\s+in\s+)?"
-            + _VALUE
+            r"(?:(?:an?\s+)?" + _CARE + r"(?:\s+(?:facility|home|community|center))?\s+in\s+)?"
+            # a home in a town: "moved to my own place in Brooklyn" (the town), never the
+            # owner's name ("moved to Maya's own place")
+            r"(?:(?:my|our|his|her|their|[A-Z][\w-]*'s)\s+(?:own\s+|new\s+)*"
+            r"(?:place|apartment|house|flat|condo|home)\s+in\s+)?(?![A-Z][\w-]*'s\b)" + _VALUE
         ),
     ),
     (
@@ -148,6 +149,16 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             + r")\s+grade|kindergarten|pre-?k|year\s+\d{1,2})\b"
             r"|\b(?:is|'s|are)\s+(?:now\s+)?an?\s+(?P<year>freshman|sophomore|junior|senior)\b"
             r"(?=\s*(?:[,.;!?]|$)|\s+(?:now|at|in|this)\b)"
+        ),
+    ),
+    (
+        # Custody of children after a separation: "we have joint custody" -> "I got full
+        # custody of the kids".
+        "custody",
+        re.compile(
+            r"\b(?:have|has|had|got|share|shares|sharing|awarded|granted|won)\s+"
+            r"(?P<v>joint|full|sole|shared|primary|partial|50/50)\s+(?:physical\s+|legal\s+)?"
+            r"custody\b"
         ),
     ),
     (
@@ -253,6 +264,7 @@ _TOLD = {
     ("household", "care"): "{who} lives in {v}.",
     ("household", "alone"): "{who} lives alone.",
     ("employer", "v"): "{who} works at {v}.",
+    ("custody", "v"): "{who} has {v} custody.",
     ("occupation", "v"): "{who} works as {a} {v}.",
     ("occupation", "job"): "{who} works as {a} {v}.",
     ("school", "v"): "{who} goes to {v}.",
