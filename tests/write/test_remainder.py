@@ -93,6 +93,10 @@ def test_a_short_phrase_after_and_shares_the_subjects_be() -> None:
         "Maya's daughter is 6",
         "Maya's daughter is in first grade",
     ]
+    assert parts("Maya's dog Rex is 3 and weighs 60 pounds.", "Maya") == [
+        "Maya's dog Rex is 3",
+        "Maya's dog Rex weighs 60 pounds",
+    ]
     # Not a phrase with a verb of its own.
     assert parts("Maya is allergic to cats and in the spring gets hay fever.", "Maya") == []
 

@@ -554,6 +554,25 @@ def test_a_value_down_or_up_to_and_a_habit_said_free_of() -> None:
     assert detect("Maya has a free trial of a streaming service.", "Maya") is None
 
 
+def test_a_debt_paid_off_ends_the_debt_not_the_thing() -> None:
+    paid = "Maya finally paid off the car."
+    assert _ends(paid, "Maya has a car loan with 2 years left.")
+    assert not _ends(paid, "Maya drives a 2015 Honda Civic car.")
+    assert _ends(
+        "Maya paid off Maya's student loans!", "Maya owes $12,000 on Maya's student loans."
+    )
+    assert detect("Maya's hard work paid off.", "Maya") is None
+
+
+def test_a_standing_time_moved_and_a_weight_that_is_no_age() -> None:
+    moved = "Maya's therapy moved to Thursdays at 4pm."
+    assert _ends(moved, "Maya has a standing Tuesday therapy appointment at 5pm.")
+    assert not _ends(moved, "Maya's piano lesson is on Tuesdays at 5pm.")
+    heavier = "Maya said: Rex is up to 68 pounds."
+    assert _ends(heavier, "Maya's dog Rex weighs 60 pounds.")
+    assert not _ends(heavier, "Maya's dog Rex is 3.")
+
+
 def test_a_drug_the_subject_can_take_again_ends_the_allergy_to_it() -> None:
     cleared = "Maya's allergist cleared Maya, Maya can take amoxicillin now."
     assert _ends(cleared, "Maya is allergic to amoxicillin.")

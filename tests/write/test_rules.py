@@ -670,6 +670,21 @@ def test_custody_and_a_home_in_a_town_are_slots() -> None:
     assert held_slots("Maya moved to Maya's mom's house.") == {}  # no town, and no owner as one
 
 
+def test_a_new_contact_said_as_a_label_a_shift_and_daycare_are_slots() -> None:
+    old = "Maya's email is maya.k@example.com."
+    assert conflicts("Maya said: New email: mk@example.org, please use that.", old) == [
+        "attribute:email"
+    ]
+    assert held_slots("Maya said: New job, new me!") == {}
+    assert conflicts("Maya moved to day shifts last month.", "Maya works night shifts.") == [
+        "shift"
+    ]
+    daycare = "Maya's son Max is in daycare three days a week."
+    assert conflicts("Maya said: Max started kindergarten at Oak Park Elementary.", daycare) == [
+        "grade"
+    ]
+
+
 def test_a_kind_of_meat_or_fish_had_again_is_a_diet() -> None:
     assert held_slots("Maya started eating chicken again last month.") == {
         "diet": ("maya", "eats meat")

@@ -92,6 +92,18 @@ def _subject_of(words: list[str], name: str) -> int:
     return 0
 
 
+# Verbs of everyday facts that ``verbish`` does not list: "is 3 and weighs 60 pounds".
+_MORE_VERBS = frozenset((
+    "weighs", "drinks", "eats", "drives", "wears", "sleeps", "walks", "carries", "smokes",
+    "owes", "rents", "commutes", "swims", "rides", "sings", "coaches", "bikes",
+))  # fmt: skip
+
+
+def _verb(word: str) -> bool:
+    """Whether ``word`` may start a verb phrase that shares the subject before it."""
+    return verbish(word) or word.lower().strip(".,;:!?") in _MORE_VERBS
+
+
 def _finite(word: str, before: str) -> bool:
     """Whether ``word`` reads as the verb after ``before``: a listed verb or a past form,
     or, right after a plain subject (a name, "she", "family"), any word in the verb's
@@ -115,7 +127,7 @@ def _split(sentence: str, name: str, previous: str) -> list[Clause]:
         after = _spelled_out(sentence[joint.end() :]).split()
         said = joint.group("a") or joint.group("b") or ""
         own = _subject_of(after, name)
-        shared = bool(said) and said.lower() in ("and", "but") and bool(after) and verbish(after[0])
+        shared = bool(said) and said.lower() in ("and", "but") and bool(after) and _verb(after[0])
         dose = (
             not own
             and said.lower() in ("and", "")

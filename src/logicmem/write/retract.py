@@ -115,7 +115,7 @@ _TREATED = (
 # next month", "stops by on Fridays") ends nothing yet.
 _ENDING = (
     r"quit|stopped|gave up on|given up on|gave up|given up|sold|moved out of|moved away from|"
-    r"recovered from|"
+    r"recovered from|paid off|paid back|"
     r"got over|gotten over|outgrew|outgrown|grew out of|came off|come off|weaned off|"
     r"tapered off|broke up with|broken up with|split up with|divorced|retired from|"
     r"resigned from|stepped down from|dropped out of|withdrew from|graduated from|"
@@ -654,6 +654,14 @@ _AVOIDS = re.compile(
 )
 
 
+_DEBT = re.compile(
+    r"\b(?:owes?|owing|loans?|debts?|mortgage|balance|payments?|financed|financing|"
+    r"credit cards?|installments?|borrowed)\b",
+    re.IGNORECASE,
+)
+_DEBT_WORDS = frozenset(lemma(w) for w in ("loan", "loans", "debt", "debts", "balance", "off"))
+
+
 def _avoided(fact: str, things: set[str]) -> bool:
     """Whether ``fact`` states an allergy, an intolerance or an avoidance of one of
     ``things`` (lemmas): "allergic to ibuprofen", "a penicillin allergy", "avoids gluten";
@@ -1008,6 +1016,14 @@ def _change(text: str, subject: str) -> Retraction | None:
         or re.search(
             rf"\b{owner}\s+{_THING}\s+(?:is|are)\s+(?P<cue>now)\s+"
             r"(?P<value>\$?\d+(?:,\d{3})*(?:\.\d+)?(?:/\d+)?)(?:\s*(?P<unit>%|[a-zA-Z]+))?",
+            text,
+            flags,
+        )
+        # A standing time moved: "my therapy moved to Thursdays at 4pm".
+        or re.search(
+            rf"\b{owner}\s+{_THING}\s+(?:(?:has|was|got|just)\s+)*(?P<cue>moved|changed|"
+            r"switched|rescheduled)\s+to\s+(?P<value>(?:mon|tues|wednes|thurs|fri|satur|sun)"
+            r"days?(?:\s+(?:at\s+)?\d{1,2}(?::\d\d)?\s*(?:am|pm)?)?)",
             text,
             flags,
         )
@@ -1564,6 +1580,15 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return False  # a part healed ends only an injury of it
     if retraction.cue == SWITCHED_TO:
         return _same_kind_of_drug(retraction, fact) and _current(fact, subject)
+    if retraction.cue in ("paid off", "paid back"):
+        # A debt paid ends the debt, never the thing bought with it ("paid off the car"
+        # ends "has a car loan", not "drives a Civic").
+        owed = set(content_lemmas(retraction.content, subject)) - _DEBT_WORDS
+        return (
+            bool(_DEBT.search(fact))
+            and owed <= set(content_lemmas(fact, subject))
+            and _current(fact, subject)
+        )
     where = job_ending(retraction)
     if where is not None:
         # Whose job: a member's or someone named's ending names them first ("husband job").
@@ -1717,7 +1742,17 @@ def _same_measure(content: str, fact: str, subject: str) -> bool:
         {i for i, kind in enumerate(_UNIT_LEMMAS) if set(content_lemmas(t, subject)) & kind}
         for t in (content, fact)
     ]
+    if kinds[0] and not kinds[1] and _BARE_AGE.search(fact):
+        return False  # "Rex is up to 68 pounds" is no new age of "Rex is 3"
     return not kinds[0] or not kinds[1] or bool(kinds[0] & kinds[1])
+
+
+# An age said as a bare number: "Rex is 3", "Mia turned 7 and ...".
+_BARE_AGE = re.compile(
+    r"\b(?:is|are|turned|'s)\s+(?:now\s+|almost\s+|just\s+)?\d{1,3}(?:\s+years?\s+old)?"
+    r"(?=\s*(?:[,.;!?]|$)|\s+(?:and|but|now|today|this)\b)",
+    re.IGNORECASE,
+)
 
 
 def correction_match(retraction: Retraction, fact: str, subject: str) -> bool:
@@ -1913,7 +1948,7 @@ def retracted(
     floor = MIN_FORGET_SIMILARITY if retraction.kind == "forget" else MIN_SIMILARITY
     if _named(retraction.content) or job_ending(retraction) is not None:
         floor = -1.0  # a name has no meaning to compare, nor a job left with the job held
-    if retraction.cue in (TOLERATES, SWITCHED_TO):
+    if retraction.cue in (TOLERATES, SWITCHED_TO, "paid off", "paid back"):
         floor = -1.0  # the food, in a fact that avoids it (``lexical_match``): a bare word
         # is far from the sentence that states the allergy ("eggs": "avoids eggs because
         # ..."); or a drug of the kind switched to, which names another

@@ -146,9 +146,18 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"\b(?:is|are|'s|started|starting|starts|entered|entering|into|in|finished|"
             r"finishing)\s+(?:the\s+)?(?P<v>(?:\d{1,2}(?:st|nd|rd|th)|"
             + "|".join(_ORDINAL_WORDS)
-            + r")\s+grade|kindergarten|pre-?k|year\s+\d{1,2})\b"
+            + r")\s+grade|kindergarten|pre-?k|preschool|daycare|nursery school|year\s+\d{1,2})\b"
             r"|\b(?:is|'s|are)\s+(?:now\s+)?an?\s+(?P<year>freshman|sophomore|junior|senior)\b"
             r"(?=\s*(?:[,.;!?]|$)|\s+(?:now|at|in|this)\b)"
+        ),
+    ),
+    (
+        # The shift worked: "works night shifts" -> "moved to day shifts".
+        "shift",
+        re.compile(
+            r"\b(?:works?|working|worked|on|moved to|switched to|switching to|back to|"
+            r"started|doing|does)\s+(?:the\s+)?(?P<v>night|day|evening|overnight|morning|"
+            r"graveyard|early|late|swing)\s+shifts?\b"
         ),
     ),
     (
@@ -265,6 +274,7 @@ _TOLD = {
     ("household", "alone"): "{who} lives alone.",
     ("employer", "v"): "{who} works at {v}.",
     ("custody", "v"): "{who} has {v} custody.",
+    ("shift", "v"): "{who} works {v} shifts.",
     ("occupation", "v"): "{who} works as {a} {v}.",
     ("occupation", "job"): "{who} works as {a} {v}.",
     ("school", "v"): "{who} goes to {v}.",
@@ -344,6 +354,11 @@ _ATTRIBUTES = (
         _OWNER + r"\s+(?:changed|updated|has a new|got a new)\s+(?:[A-Z][\w-]*'s\s+)?"
         r"(?P<attr>[a-z]+(?:[ -][a-z]+)?)\s*(?:,\s*(?:it's|it is|the new one is)|\s+to|:|\s-)\s*"
         + _ID_VALUE
+    ),
+    # "New email: maya@example.com" as the memory keeps it ("Maya said: New email: ...").
+    re.compile(
+        r"^(?P<who>[A-Z][\w-]*) said:\s+(?:(?:[Mm]y|[Oo]ur)\s+)?[Nn]ew\s+"
+        r"(?P<attr>[a-z]+(?:[ -][a-z]+)?)\s*(?::|-|is)\s*" + _ID_VALUE
     ),
     re.compile(
         _OWNER + r"'s\s+(?P<attr>[a-z]+(?:[ -][a-z]+)?)\s+(?:has\s+)?(?:changed|switched|moved)"
