@@ -24,6 +24,7 @@ from logicmem.write.retract import (
     detect,
     lexical_match,
     parted,
+    reaged,
     retracted,
 )
 
@@ -554,6 +555,18 @@ def test_a_value_down_or_up_to_and_a_habit_said_free_of() -> None:
     assert detect("Maya has a free trial of a streaming service.", "Maya") is None
 
 
+def test_an_age_reached_by_someone_in_a_list_of_ages() -> None:
+    turned = detect("Maya said: Ruby turned 3 yesterday.", "Maya")
+    listed = "Maya has two kids, Eli who is 4 and Ruby who is 2."
+    assert turned is not None and correction_match(turned, listed, "Maya")
+    assert reaged(turned, listed) == "Maya has two kids, Eli who is 4 and Ruby who is 3."
+    assert reaged(turned, "Maya's kids are Eli (4) and Ruby (2).") == (
+        "Maya's kids are Eli (4) and Ruby (3)."
+    )
+    assert not correction_match(turned, "Maya's friend Ruby is 2 hours away.", "Maya")
+    assert reaged(turned, "Maya's daughter Ruby is 2.") == "Maya's daughter Ruby is 2."
+
+
 def test_a_debt_paid_off_ends_the_debt_not_the_thing() -> None:
     paid = "Maya finally paid off the car."
     assert _ends(paid, "Maya has a car loan with 2 years left.")
@@ -771,6 +784,15 @@ def test_a_parting_keeps_what_the_memory_said_besides_the_couple(mem: Memory) ->
     assert "maya lives in Chicago." in now
     # Not that Priya is still the wife, by a sentence that names her as one.
     assert not any("wife" in text for text in now)
+
+
+@pytest.mark.slow
+def test_an_age_reached_keeps_the_other_ages_of_the_list(mem: Memory) -> None:
+    kids = _said(mem, "I have two kids, Eli who is 4 and Ruby who is 2.", "2026-01-05")
+    mem.add("Ruby turned 3 yesterday.", user_id="maya", timestamp="2026-06-02")
+    assert mem.get(kids.id, user_id="maya").status == "superseded"
+    now = {m.text for m in mem.get_all(user_id="maya")}
+    assert "maya has two kids, Eli who is 4 and Ruby who is 3." in now
 
 
 @pytest.mark.slow

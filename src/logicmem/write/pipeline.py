@@ -38,6 +38,7 @@ from logicmem.write.retract import (
     detect,
     holds_a_value,
     parted,
+    reaged,
     restatable,
     retracted,
 )
@@ -459,7 +460,7 @@ class WritePipeline:
         for old, sim, cue in ended:
             # What a parting leaves of a memory: the partner told by name alone ("Maya's
             # husband Tom is a teacher" -> "Tom is a teacher").
-            start = parted(own, old.text, subject) if own is not None else None
+            start = reaged(own, parted(own, old.text, subject)) if own is not None else None
             kept = self._rest_of(old, self._ended_by(old, entry), naming, start=start)
             self.store.close_memory(
                 old.id,

@@ -1732,7 +1732,33 @@ def _age_of(retraction: Retraction, fact: str, subject: str) -> bool:
         fact,
         re.IGNORECASE,
     )
+    if found is None and member and member[0][:1].isupper():
+        listed = _listed_age(member[0], fact)  # "two kids, Eli who is 4 and Ruby who is 2"
+        return listed is not None and listed.group("v") != value
     return found is not None and found.group("v") != value
+
+
+def _listed_age(name: str, fact: str) -> re.Match[str] | None:
+    """The age of ``name`` in a list of people's ages ("Eli who is 4 and Ruby who is 2",
+    "Eli (4) and Ruby (2)"), with the age as group ``v``; None when ``fact`` lists no
+    one else's age."""
+    aged = r"(?:,?\s+who(?:'s|\s+is)\s+|\s+is\s+|\s*\(|,\s+)(?P<v>\d{1,2})\b(?!\s*(?:%|mg|kg|lbs?))"
+    ages = list(re.finditer(r"\b(?P<n>[A-Z][a-z]+)" + aged, fact))
+    found = [m for m in ages if m.group("n") == name]
+    return found[0] if len(found) == 1 and len(ages) >= 2 else None
+
+
+def reaged(retraction: Retraction | None, fact: str) -> str:
+    """``fact`` with the new age an age reached gives someone named in a list of ages
+    ("Maya has two kids, Eli who is 4 and Ruby who is 2", after "Ruby turned 3" -> "...
+    Ruby who is 3"), so the others' ages stay told; any other ``fact`` as it is."""
+    if retraction is None or retraction.cue != "turned":
+        return fact
+    *member, value = retraction.content.split()
+    listed = _listed_age(member[0], fact) if member and member[0][:1].isupper() else None
+    if listed is None:
+        return fact
+    return fact[: listed.start("v")] + value + fact[listed.end("v") :]
 
 
 def _same_measure(content: str, fact: str, subject: str) -> bool:
