@@ -679,6 +679,7 @@ def test_a_new_contact_said_as_a_label_a_shift_and_daycare_are_slots() -> None:
     assert conflicts("Maya moved to day shifts last month.", "Maya works night shifts.") == [
         "shift"
     ]
+    assert held_slots("Maya worked the late shift yesterday.") == {}  # one shift, not the job
     daycare = "Maya's son Max is in daycare three days a week."
     assert conflicts("Maya said: Max started kindergarten at Oak Park Elementary.", daycare) == [
         "grade"

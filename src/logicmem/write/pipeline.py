@@ -37,8 +37,7 @@ from logicmem.write.retract import (
     Retraction,
     detect,
     holds_a_value,
-    parted,
-    reaged,
+    left_told,
     restatable,
     retracted,
 )
@@ -458,9 +457,9 @@ class WritePipeline:
         if own is not None and own.cue == PARTED:
             naming = ""  # "Maya's wife is named Priya" is what a parting ends
         for old, sim, cue in ended:
-            # What a parting leaves of a memory: the partner told by name alone ("Maya's
-            # husband Tom is a teacher" -> "Tom is a teacher").
-            start = reaged(own, parted(own, old.text, subject)) if own is not None else None
+            # What a parting or an age reached leaves of a memory told anew ("Maya's husband
+            # Tom is a teacher" -> "Tom is a teacher").
+            start = left_told(own, old.text, subject) if own is not None else None
             kept = self._rest_of(old, self._ended_by(old, entry), naming, start=start)
             self.store.close_memory(
                 old.id,
@@ -502,7 +501,7 @@ class WritePipeline:
         (``supersede.restated``), unless what stays already says it. With ``naming``, the
         later statement, who ``old`` introduces that it names without their relation stays
         too (``remainder.introduced``). With ``start``, ``old`` as the later statement
-        leaves it told (``retract.parted``): split the same way, and kept whole when
+        leaves it told (``retract.left_told``): split the same way, and kept whole when
         ``ends`` ends none of it."""
         said = old.text if start is None else start
         text = rest(said, _subject(old), ends)

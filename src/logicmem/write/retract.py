@@ -1748,6 +1748,12 @@ def _listed_age(name: str, fact: str) -> re.Match[str] | None:
     return found[0] if len(found) == 1 and len(ages) >= 2 else None
 
 
+def left_told(retraction: Retraction | None, fact: str, subject: str) -> str:
+    """``fact`` as ``retraction`` leaves it told: a parting's partner named alone
+    (``parted``), an age reached in a list of ages rewritten (``reaged``); else as it is."""
+    return reaged(retraction, parted(retraction, fact, subject))
+
+
 def reaged(retraction: Retraction | None, fact: str) -> str:
     """``fact`` with the new age an age reached gives someone named in a list of ages
     ("Maya has two kids, Eli who is 4 and Ruby who is 2", after "Ruby turned 3" -> "...

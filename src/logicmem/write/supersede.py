@@ -155,7 +155,7 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         # The shift worked: "works night shifts" -> "moved to day shifts".
         "shift",
         re.compile(
-            r"\b(?:works?|working|worked|on|moved to|switched to|switching to|back to|"
+            r"\b(?:works?|working|on|moved to|switched to|switching to|back to|"
             r"started|doing|does)\s+(?:the\s+)?(?P<v>night|day|evening|overnight|morning|"
             r"graveyard|early|late|swing)\s+shifts?\b"
         ),
