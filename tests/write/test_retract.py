@@ -604,6 +604,26 @@ def test_someone_who_moved_out_no_longer_lives_with_the_household() -> None:
     assert _ends("Maya said: Lily quit soccer.", "Maya's daughter Lily plays on the soccer team.")
 
 
+def test_a_drug_stopped_by_a_members_or_someone_nameds_doctor() -> None:
+    mom = "Maya's mom's cardiologist took her off Eliquis after the ablation."
+    assert _ends(mom, "Maya's mom takes Eliquis for her AFib.")
+    assert not _ends(mom, "Maya takes Eliquis.")
+    # Someone else's doctor is not the speaker's: the drug stopped is theirs.
+    raj = "Maya said: Raj's doctor stopped his metformin."
+    assert _ends(raj, "Maya's husband Raj takes metformin.")
+    assert not _ends(raj, "Maya takes metformin.")
+
+
+def test_what_a_change_just_told_ends_with_no_more() -> None:
+    transplant = "Maya's husband got a kidney transplant, no more dialysis!"
+    assert _ends(transplant, "Maya's husband is on dialysis three times a week.")
+    assert not _ends(transplant, "Maya is on dialysis.")
+    jobs = "Maya's husband changed jobs, so no more travel."
+    assert _ends(jobs, "Maya's husband travels for work every other week.")
+    # Not after what changes nothing: "no more milk" is milk run out.
+    assert detect("Maya went to the store, no more milk.", "Maya") is None
+
+
 def test_a_prescriber_telling_the_subject_to_stop_a_drug_ends_it() -> None:
     told = "Maya's doctor told Maya to stop ibuprofen because of Maya's kidneys."
     assert _ends(told, "Maya takes Advil most days.")

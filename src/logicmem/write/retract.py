@@ -442,6 +442,25 @@ def detect(text: str, subject: str) -> Retraction | None:
                 content = f"{member} {ended.content}".strip()
                 return Retraction(ended.kind, ended.cue, content, ended.verbal)
             return ended
+    # "My husband got a kidney transplant, no more dialysis!": what a change just told
+    # ends, for whom the clause is about.
+    found = re.search(
+        rf"{_CLAUSE_START}(?:(?P<me>{subj})|(?i:{_mine(subject)})\s+(?P<m>(?i:{_KIN_WORDS}))"
+        r"(?:\s+[A-Z][a-z]+)?|(?P<n>[A-Z][a-z]+))\s+(?:\w+\s+){0,2}?"
+        r"(?:changed|switched|got|had|finished|completed|quit|started|retired|moved|graduated|"
+        r"transferred)\b[^.;!?]*?[,;]\s*(?:so\s+|and\s+)?no more\s+(?P<rest>[\w' -]+?)\s*"
+        r"(?:[!.]|$)",
+        text,
+    )
+    if found is not None:
+        named = found.group("n") or ""
+        if named and (fold(named) == fold(subject) or named.lower() in _FUNCTION | _PEOPLE):
+            named = ""
+        person = (found.group("m") or "").lower() or named
+        content = _cut(found.group("rest"))
+        short = len(content_lemmas(content, subject)) <= MAX_ENDED_WORDS
+        if (found.group("me") or person) and content and short:
+            return Retraction("ending", "no more", f"{person} {content}".strip())
     found = re.search(
         rf"(?:^|[.;:!?,]\s*)(?P<cue>no more)\s+(?P<rest>[^,.;!?]+?)\s+for\s+(?:me|{subj})\b",
         text,
@@ -577,14 +596,32 @@ def _taken_off(text: str, subject: str) -> Retraction | None:
     # "the doctor told Maya to stop the ibuprofen"): a drug of the resource's
     # (``kb.drug_names``), so "the coach stopped the game" ends nothing; a dose cut back
     # or down is a new dose, not an ending.
+    # Not someone else's doctor ("Raj's doctor stopped his metformin": below).
     found = found or re.search(
-        rf"\b(?:{_mine(subject)}\s+|the\s+)?(?:{_PRESCRIBER})\s+(?:(?:has|just|finally)\s+)*"
+        rf"\b(?:{_mine(subject)}\s+|the\s+|(?<!'s\s))(?:{_PRESCRIBER})\s+(?:(?:has|just|finally)\s+)*"
         rf"(?:(?:told|asked|advised|instructed|wants?)\s+{subj}\s+to\s+)?"
         r"(?P<stop>stopped|discontinued|cancell?ed|cut|stop|discontinue|quit|come off|get off)"
         rf"\s+(?!back\b|down\b)(?:taking\s+)?(?:the\s+|{subj}'s\s+|my\s+)?(?P<rest>.+)",
         text,
         re.IGNORECASE,
     )
+    person = ""
+    if found is None:
+        # A member's or someone named's doctor: "Mom's cardiologist took her off Eliquis".
+        found = re.search(
+            rf"\b(?:(?P<n>(?-i:[A-Z][a-z]+))'s|{_mine(subject)}\s+(?P<m>{_KIN_WORDS})'s)\s+"
+            rf"(?:{_PRESCRIBER})\s+(?:(?:has|just|finally)\s+)*(?:(?:took|taken|weaned|tapered)"
+            r"\s+(?:him|her|them)\s+off|(?P<stop>stopped|discontinued)\s+(?:his|her|their|the))"
+            r"\s+(?P<rest>.+)",
+            text,
+            re.IGNORECASE,
+        )
+        if found is not None:
+            named = found.group("n") or ""
+            if fold(named) == fold(subject) or named.lower() in _FUNCTION | _PEOPLE:
+                named = ""
+            person = (found.group("m") or "").lower() or named
+            found = found if person else None
     if found is not None:
         content = _cut(found.group("rest"))
         # What a prescriber stopped must be a drug; what the subject was taken off is one.
@@ -596,7 +633,7 @@ def _taken_off(text: str, subject: str) -> Retraction | None:
             and not _NOT_TAKEN.match(content)
             and len(content.split()) <= MAX_ENDED_WORDS
         ):
-            return Retraction("ending", "taken off", content)
+            return Retraction("ending", "taken off", f"{person} {content}".strip())
     found = re.search(
         rf"(?:^|[.;:!?]\s*|\b(?:and|but|so|finally)\s+)(?:the|{subj}'s|my)\s+(?P<thing>{_WORN})"
         r"\s+(?:(?:finally|just|has|have|was|were|got|is|are)\s+)*(?:came|come|taken|removed)"
@@ -1339,7 +1376,8 @@ _DOING = frozenset(lemma(w) for w in _DOING_WORDS.split())
 _NOT_A_NOUN = frozenset(("because", "although", "though", "unless", "while", "whenever",
                          "once", "twice", "thrice", "nightly", "weekly", "monthly",
                          "hourly", "most", "some", "several", "few", "half",
-                         "almost"))  # fmt: skip
+                         "almost", "one", "two", "three", "four", "five", "six", "seven",
+                         "eight", "nine", "ten"))  # fmt: skip
 
 
 # The forms a drug is taken in.
