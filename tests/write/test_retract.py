@@ -624,6 +624,21 @@ def test_what_a_change_just_told_ends_with_no_more() -> None:
     assert detect("Maya went to the store, no more milk.", "Maya") is None
 
 
+def test_a_thing_now_had_ends_only_a_fact_of_having_none() -> None:
+    bought = "Maya finally bought a car, a used Prius."
+    assert _ends(bought, "Maya doesn't have a car, Maya bikes everywhere.")
+    assert not _ends(bought, "Maya drives a Civic.")
+    assert _ends("Maya and family adopted a dog!", "Maya and family have no dog.")
+    assert detect("Maya bought a car seat.", "Maya") is None  # a car seat, not a car
+    assert detect("Maya got a hole in one!", "Maya") is None
+
+
+def test_braces_a_member_got_off_end_hers() -> None:
+    off = "Maya's daughter got her braces off today!"
+    assert _ends(off, "Maya's daughter has braces.")
+    assert not _ends(off, "Maya has braces.")
+
+
 def test_a_prescriber_telling_the_subject_to_stop_a_drug_ends_it() -> None:
     told = "Maya's doctor told Maya to stop ibuprofen because of Maya's kidneys."
     assert _ends(told, "Maya takes Advil most days.")

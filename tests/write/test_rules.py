@@ -686,6 +686,12 @@ def test_a_new_contact_said_as_a_label_a_shift_and_daycare_are_slots() -> None:
     ]
 
 
+def test_a_couple_married_is_the_relationship_of_either() -> None:
+    engaged = "Maya is engaged to Chris."
+    assert conflicts("Chris and Maya got married last Saturday!", engaged) == ["relationship"]
+    assert conflicts("Chris and Ana got married last Saturday!", engaged) == []
+
+
 def test_a_kind_of_meat_or_fish_had_again_is_a_diet() -> None:
     assert held_slots("Maya started eating chicken again last month.") == {
         "diet": ("maya", "eats meat")

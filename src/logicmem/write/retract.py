@@ -361,7 +361,8 @@ _CUES = re.compile(
     r"graduated|rehome|re-home|rid|ditched|cancel|finished|completed|done|born|birth|"
     r"welcomed|delivered|arrived|baby|babies|twins|little one|boy|girl|give|sell|stop|"
     r"miscarr|stillbirth|pregnancy|can|challenge|turns out|turned out|found out|heal|discontinu|"
-    r"replaced|traded|these days|as of|sorry|oops|wait|down to|up to|free|"
+    r"replaced|traded|these days|as of|sorry|oops|wait|down to|up to|free|bought|adopted|"
+    r"leased|purchased|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
 )
@@ -472,6 +473,7 @@ def detect(text: str, subject: str) -> Retraction | None:
             return Retraction("ending", "no more", content)
     return (
         _taken_off(text, subject)
+        or _acquired(text, subject)
         or _healed(text, subject)
         or _switched(text, subject)
         or _update(text, subject)
@@ -537,8 +539,8 @@ def _partner_told(retraction: Retraction, fact: str) -> bool:
 
 # What is worn for an injury or after surgery, and comes off when it has healed.
 _WORN = (
-    r"cast|brace|boot|sling|splint|stitches|staples|sutures|catheter|drain|feeding tube|"
-    r"neck brace|walking boot|eye patch"
+    r"cast|braces|brace|boot|sling|splint|stitches|staples|sutures|catheter|drain|"
+    r"feeding tube|neck brace|walking boot|eye patch"
 )
 
 
@@ -643,6 +645,17 @@ def _taken_off(text: str, subject: str) -> Retraction | None:
     )
     if found is not None:
         return Retraction("ending", "came off", found.group("thing").lower())
+    # "Maya's daughter got her braces off": the member's, or the speaker's own.
+    found = re.search(
+        rf"(?:^|[.;:!?]\s*|\b(?:and|but|so|finally)\s+)(?:(?i:{_mine(subject)})\s+"
+        rf"(?P<m>(?i:{_KIN_WORDS}))\s+|{subj}\s+)(?:(?:finally|just)\s+)*got\s+"
+        rf"(?:her|his|their|my|{subj}'s)\s+(?P<thing>{_WORN})\s+(?:taken\s+)?(?:off|out|removed)\b",
+        text,
+        re.IGNORECASE,
+    )
+    if found is not None:
+        member = (found.group("m") or "").lower()
+        return Retraction("ending", "came off", f"{member} {found.group('thing').lower()}".strip())
     return None
 
 
@@ -898,6 +911,40 @@ def _switched(text: str, subject: str) -> Retraction | None:
     member = found.groupdict().get("m") or found.groupdict().get("n") or ""
     content = f"{member.lower() if member.islower() or not member else member} {content}"
     return Retraction("ending", f"{found.group('cue').lower()} from", content.strip())
+
+
+ACQUIRED = "got one"
+
+
+def _acquired(text: str, subject: str) -> Retraction | None:
+    """A thing the subject now has ("I finally bought a car, a used Prius", "we adopted a
+    dog"): it ends a fact that the subject has none (``lexical_match``: "I don't have a
+    car"), and nothing else."""
+    subj = _subject_pattern(subject)
+    found = re.search(
+        rf"{_CLAUSE_START}{subj}(?: and family)?\s+(?:(?:finally|just|officially)\s+)*"
+        r"(?:bought|got|leased|adopted|purchased)\s+(?:a|an|(?:my|our)\s+first)\s+"
+        r"(?:(?:new|used|second-hand)\s+)?(?P<thing>[a-z][a-z-]+)"
+        r"(?=\s*(?:[,.;!?]|$)|\s+(?:and|but|so|today|yesterday|last|this|from|for|with)\b)",
+        text,
+        re.IGNORECASE,
+    )
+    return None if found is None else Retraction("ending", ACQUIRED, found.group("thing"))
+
+
+def _without(retraction: Retraction, fact: str) -> bool:
+    """Whether ``fact`` says its subject has none of what ``retraction`` acquired."""
+    thing = re.escape(retraction.content.lower())
+    return (
+        re.search(
+            rf"\b(?:don't|doesn't|do not|does not|never)\s+(?:have|has|had|own|owned)\s+"
+            rf"(?:a|an|any)\s+(?:[\w-]+\s+)?{thing}s?\b|\bno\s+{thing}s?\b|"
+            rf"\bwithout\s+(?:a|an)\s+{thing}\b",
+            fact,
+            re.IGNORECASE,
+        )
+        is not None
+    )
 
 
 SWITCHED_TO = "switched to"
@@ -1618,6 +1665,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return False  # a part healed ends only an injury of it
     if retraction.cue == SWITCHED_TO:
         return _same_kind_of_drug(retraction, fact) and _current(fact, subject)
+    if retraction.cue == ACQUIRED:
+        return _without(retraction, fact)
     if retraction.cue in ("paid off", "paid back"):
         # A debt paid ends the debt, never the thing bought with it ("paid off the car"
         # ends "has a car loan", not "drives a Civic").
@@ -2018,7 +2067,7 @@ def retracted(
     floor = MIN_FORGET_SIMILARITY if retraction.kind == "forget" else MIN_SIMILARITY
     if _named(retraction.content) or job_ending(retraction) is not None:
         floor = -1.0  # a name has no meaning to compare, nor a job left with the job held
-    if retraction.cue in (TOLERATES, SWITCHED_TO, "paid off", "paid back"):
+    if retraction.cue in (TOLERATES, SWITCHED_TO, ACQUIRED, "paid off", "paid back"):
         floor = -1.0  # the food, in a fact that avoids it (``lexical_match``): a bare word
         # is far from the sentence that states the allergy ("eggs": "avoids eggs because
         # ..."); or a drug of the kind switched to, which names another

@@ -482,6 +482,16 @@ def only_one(relations: set[str], texts: Sequence[str]) -> dict[str, str]:
     return out
 
 
+def _holds(slot: str, old: str | None, new: str | None, only: Mapping[str, str] | None) -> bool:
+    """Whether the slot ``new`` names is ``old``'s: the same holder, or, for a couple's
+    relationship, either of the two ("Chris and Maya got married" for "Maya is engaged to
+    Chris")."""
+    if same_holder(old, new, only):
+        return True
+    pair = new.split(" and ") if slot == "relationship" and new else []
+    return len(pair) == 2 and any(same_holder(old, one, only) for one in pair)
+
+
 def conflicts(new_text: str, old_text: str, only: Mapping[str, str] | None = None) -> list[str]:
     """Slots where ``new_text`` states a different value than ``old_text`` for the same
     holder: a family member's diet or home is not the speaker's. ``only``: the one person
@@ -490,7 +500,7 @@ def conflicts(new_text: str, old_text: str, only: Mapping[str, str] | None = Non
     found = [
         slot
         for slot, (holder, value) in new.items()
-        if slot in old and same_holder(old[slot][0], holder, only) and old[slot][1] != value
+        if slot in old and _holds(slot, old[slot][0], holder, only) and old[slot][1] != value
     ]
     if value_changed(new_text, old_text):
         found.append("value")
