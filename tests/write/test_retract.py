@@ -616,7 +616,7 @@ def test_a_drug_stopped_by_a_members_or_someone_nameds_doctor() -> None:
 
 def test_what_a_change_just_told_ends_with_no_more() -> None:
     transplant = "Maya's husband got a kidney transplant, no more dialysis!"
-    assert _ends(transplant, "Maya's husband is on dialysis three times a week.")
+    assert _ends(transplant, "Maya's husband goes to dialysis at the kidney center.")
     assert not _ends(transplant, "Maya is on dialysis.")
     jobs = "Maya's husband changed jobs, so no more travel."
     assert _ends(jobs, "Maya's husband travels for work every other week.")
