@@ -454,9 +454,7 @@ def detect(text: str, subject: str) -> Retraction | None:
         text,
     )
     if found is not None:
-        named = found.group("n") or ""
-        if named and (fold(named) == fold(subject) or named.lower() in _FUNCTION | _PEOPLE):
-            named = ""
+        named = _someone_else(found.group("n"), subject)
         person = (found.group("m") or "").lower() or named
         content = _cut(found.group("rest"))
         short = len(content_lemmas(content, subject)) <= MAX_ENDED_WORDS
@@ -619,9 +617,7 @@ def _taken_off(text: str, subject: str) -> Retraction | None:
             re.IGNORECASE,
         )
         if found is not None:
-            named = found.group("n") or ""
-            if fold(named) == fold(subject) or named.lower() in _FUNCTION | _PEOPLE:
-                named = ""
+            named = _someone_else(found.group("n"), subject)
             person = (found.group("m") or "").lower() or named
             found = found if person else None
     if found is not None:
@@ -673,13 +669,22 @@ def _member_leads(text: str, subject: str) -> list[tuple[str, str]]:
     return [(lead, found.group("m").lower())]
 
 
+def _someone_else(name: str | None, subject: str) -> str:
+    """``name`` when it names someone other than the speaker ("Raj"), else "": not the
+    speaker's own name, a function word that opens a sentence ("The") or a word for a
+    person ("Mom")."""
+    if not name or fold(name) == fold(subject) or name.lower() in _FUNCTION | _PEOPLE:
+        return ""
+    return name
+
+
 def _name_leads(text: str, subject: str) -> list[tuple[str, str]]:
     """The clause openings of someone the speaker names ("Theo outgrew ...", "Good news,
     Theo ..."), each with the name: their ending ends only a fact that names them."""
     out = []
     for found in re.finditer(rf"{_CLAUSE_START}(?P<name>[A-Z][a-z]+)\b(?!')", text):
         name = found.group("name")
-        if fold(name) == fold(subject) or name.lower() in _FUNCTION or name.lower() in _PEOPLE:
+        if not _someone_else(name, subject):
             continue
         out.append((rf"{re.escape(found.group(0))}(?:\s+{_AUX})*\s*", name))
     return out
@@ -975,9 +980,7 @@ def _switched_drug(text: str, subject: str) -> Retraction | None:
     if found is None:
         return None
     groups = found.groupdict()
-    named = groups.get("n") or ""
-    if fold(named) == fold(subject) or named.lower() in _FUNCTION | _PEOPLE:
-        named = ""
+    named = _someone_else(groups.get("n"), subject)
     whom = (groups.get("whom") or "").lower()
     if whom in ("him", "her", "them"):
         person = named or (groups.get("m") or "").lower()
@@ -1016,7 +1019,7 @@ def _named_switch(text: str, subject: str) -> re.Match[str] | None:
         re.IGNORECASE,
     ):
         name = found.group("n")
-        if fold(name) != fold(subject) and name.lower() not in _FUNCTION | _PEOPLE:
+        if _someone_else(name, subject):
             return found
     return None
 
@@ -1034,7 +1037,7 @@ def _turned(text: str, subject: str) -> Retraction | None:
     if found is None:
         return None
     named = found.group("n") or ""
-    if named and (fold(named) == fold(subject) or named.lower() in _FUNCTION | _PEOPLE):
+    if named and not _someone_else(named, subject):
         return None  # "She turned 8": whose age is not said
     member = (found.group("m") or "").lower() or named
     return Retraction("change", "turned", f"{member} {found.group('v')}".strip())
