@@ -106,11 +106,15 @@ def typed(rows: list[dict[str, Any]]) -> list[bool]:
     return [any(c.ctype in AGES for c in found) for _, found in each_written(rows)]
 
 
-def arguments(description: str, data: Path) -> argparse.Namespace:
+def arguments(description: str, data: Path, *, user: bool = False) -> argparse.Namespace:
     """The options of a script that scores a set of sentences: ``--data`` (default
-    ``data``), ``--misses`` and ``--json``."""
+    ``data``), ``--misses`` and ``--json``; with ``user``, ``--user NAME`` too."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--data", type=Path, default=data)
+    if user:
+        parser.add_argument(
+            "--user", metavar="NAME", help="write every row for NAME, each in its own store"
+        )
     parser.add_argument("--misses", action="store_true", help="print the rows read wrong")
     parser.add_argument("--json", action="store_true")
     return parser.parse_args()

@@ -26,20 +26,26 @@ Reported per ``kind``:
   ``keeps`` still said, and those of ``stale`` no longer said, of all.
 
 Facts that stored no memory are counted apart (``not stored``) and left out of both
-rates. Runs offline on the embedded defaults. Run:
+rates. Each row is its own user, "user-N" in one store; with ``--user NAME``, NAME in a
+store of its own per row, as an app that keys users by their first name does (the memory
+then reads "NAME's husband" where it read "user-3's husband"). Runs offline on the
+embedded defaults. Run:
 
-    .venv/bin/python benchmarks/updates.py [--data FILE] [--misses] [--json]
+    .venv/bin/python benchmarks/updates.py [--data FILE] [--user NAME] [--misses] [--json]
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from ages import arguments, scratch_memory
 
+from logicmem import Memory
 from logicmem.errors import InputError
 from logicmem.io.formats import iter_jsonl
 
@@ -82,33 +88,43 @@ def load(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def written(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _users(rows: list[dict[str, Any]], name: str | None) -> Iterator[tuple[Memory, str]]:
+    """Per row, the store and the user its facts are written for."""
+    with ExitStack() as shared:
+        mem = shared.enter_context(scratch_memory("updates")) if name is None else None
+        for i in range(len(rows)):
+            if mem is not None:
+                yield mem, f"user-{i}"
+                continue
+            with scratch_memory(f"updates-{i}") as own:
+                yield own, str(name)
+
+
+def written(rows: list[dict[str, Any]], name: str | None = None) -> list[dict[str, Any]]:
     """Per row: for each fact, whether it stored a memory and whether it is closed after
     the message; and whether a memory of the message itself is current."""
     out = []
-    with scratch_memory("updates") as mem:
-        for i, row in enumerate(rows):
-            user = f"user-{i}"
-            stored, turns = [], []
-            for day, fact in enumerate(row["facts"], 1):
-                result = mem.add(fact, user_id=user, timestamp=f"2024-03-{day:02d}")
-                stored.append(bool(result.added))
-                turns.append(set(result.turns))
-            said = mem.add(row["said"], user_id=user, timestamp="2024-03-20").added
-            now = mem.get_all(user_id=user)
-            current = {m.id for m in now}
-            # What is current of each fact's message: a part an ending left of it counts.
-            of = [[m for m in now if t & set(m.source_turns)] for t in turns]
-            told = " | ".join(m.text for ms in of for m in ms).lower()
-            out.append(
-                {
-                    "stored": stored,
-                    "closed": [s and not ms for s, ms in zip(stored, of, strict=True)],
-                    "request_current": any(m.id in current for m in said),
-                    "kept": [p.lower() in told for p in row.get("keeps", [])],
-                    "stale": [p.lower() in told for p in row.get("stale", [])],
-                }
-            )
+    for row, (mem, user) in zip(rows, _users(rows, name), strict=True):
+        stored, turns = [], []
+        for day, fact in enumerate(row["facts"], 1):
+            result = mem.add(fact, user_id=user, timestamp=f"2024-03-{day:02d}")
+            stored.append(bool(result.added))
+            turns.append(set(result.turns))
+        said = mem.add(row["said"], user_id=user, timestamp="2024-03-20").added
+        now = mem.get_all(user_id=user)
+        current = {m.id for m in now}
+        # What is current of each fact's message: a part an ending left of it counts.
+        of = [[m for m in now if t & set(m.source_turns)] for t in turns]
+        told = " | ".join(m.text for ms in of for m in ms).lower()
+        out.append(
+            {
+                "stored": stored,
+                "closed": [s and not ms for s, ms in zip(stored, of, strict=True)],
+                "request_current": any(m.id in current for m in said),
+                "kept": [p.lower() in told for p in row.get("keeps", [])],
+                "stale": [p.lower() in told for p in row.get("stale", [])],
+            }
+        )
     return out
 
 
@@ -162,9 +178,9 @@ def score(rows: list[dict[str, Any]], results: list[dict[str, Any]]) -> dict[str
 
 
 def main() -> None:
-    args = arguments(__doc__.split("\n")[0], HERE / "data" / "updates_eval.jsonl")
+    args = arguments(__doc__.split("\n")[0], HERE / "data" / "updates_eval.jsonl", user=True)
     rows = load(args.data)
-    results = written(rows)
+    results = written(rows, args.user)
     table = score(rows, results)
     if args.json:
         print(json.dumps(table, indent=2))
