@@ -1181,3 +1181,124 @@ def test_retracted_needs_both_words_and_meaning() -> None:
 
     assert retracted(found, "Maya", facts, embed) == []
     assert calls == [["smoking", "smokes a pack a day."]]  # the bakery failed on words
+
+
+# -- what is not asserted -------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If they raised Maya's rent to $2,400, Maya would move.",
+        "If Maya quit Maya's job, Maya would travel for a year.",
+        "Even if they cut Maya's hours to 20 a week, Maya would stay.",
+        "Unless Maya's rent goes up to $2,000, Maya is staying.",
+        "Maya would quit Maya's job tomorrow if Maya could.",
+        "When Maya quits smoking, Maya will reward Maya with a trip.",
+        "Maya will quit smoking next month.",
+        "Once Maya's dose goes up to 100 mg Maya should feel better.",
+        "Maya wants to quit Maya's job.",
+    ],
+)
+def test_a_condition_a_time_to_come_or_a_wish_ends_nothing(text: str) -> None:
+    assert detect(text, "Maya") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "content"),
+    [
+        ("Maya quit smoking, so if you hear of a good gum, let Maya know.", "ending", "smoking"),
+        ("Not sure if Maya told you, but Maya quit smoking.", "ending", "smoking"),
+        ("Maya quit smoking, if you can believe it.", "ending", "smoking"),
+        ("Maya's rent went up to $2,000, so Maya is not sure if Maya can stay.", "change", None),
+        ("Maya quit smoking and Maya will never go back.", "ending", "smoking"),
+        ("When Maya quit smoking in 2019, Maya gained ten pounds.", "ending", "smoking"),
+        ("Maya stopped going to the gym on Fridays.", "ending", None),
+    ],
+)
+def test_what_a_condition_or_an_aside_leaves_is_still_said(
+    text: str, kind: str, content: str | None
+) -> None:
+    found = detect(text, "Maya")
+    assert found is not None and found.kind == kind
+    assert content is None or found.content == content
+
+
+def test_a_time_to_come_holds_no_slot() -> None:
+    from logicmem.write.supersede import slots_of
+
+    assert "occupation" not in slots_of("Maya will be working as a camp counselor in July.")
+    assert "residence" not in slots_of("If Maya moved to Denver, Maya would need a car.")
+    assert slots_of("Maya works as a camp counselor.") == {"occupation": "camp counselor"}
+
+
+@pytest.mark.slow
+def test_a_hypothetical_change_closes_nothing(mem: Memory) -> None:
+    rent = _said(mem, "My rent is $1,700 a month.", "2026-01-05")
+    job = _said(mem, "I work at the public library.", "2026-01-05")
+    _said(mem, "if they put my rent up to $2,300 I'd have to move", "2026-03-01")
+    _said(mem, "If I quit my job, I'd travel for a year.", "2026-03-02")
+    for fact in (rent, job):
+        assert mem.get(fact.id, user_id="maya").status == "active"
+
+
+# -- requests to forget, in more forms ------------------------------------------------------
+@pytest.mark.slow
+def test_a_request_to_forget_names_a_fact_by_another_form_of_its_word(mem: Memory) -> None:
+    # A compound holds the word ("sailboat": "boat"); a form of it ("failing": "failure").
+    boat = _said(mem, "I keep a sailboat at the marina in Sausalito.", "2026-01-05")
+    sail = _said(mem, "I love sailing on weekends.", "2026-01-05")
+    kidneys = _said(mem, "My kidneys are failing.", "2026-01-05")
+    _said(mem, "please forget the boat stuff", "2026-03-01")
+    _said(mem, "please forget the kidney failure thing", "2026-03-01")
+    for fact in (boat, kidneys):
+        assert mem.get(fact.id, user_id="maya").status == "superseded"
+    assert mem.get(sail.id, user_id="maya").status == "active"
+
+
+@pytest.mark.slow
+def test_a_request_to_forget_does_not_close_a_word_merely_near_in_meaning(mem: Memory) -> None:
+    # "son" and "daughter", "cat" and "dog" embed close; neither is the other.
+    kids = _said(mem, "My daughter plays violin.", "2026-01-05")
+    cat = _said(mem, "My cat Miso is 12.", "2026-01-05")
+    _said(mem, "Please forget what I said about my son.", "2026-03-01")
+    _said(mem, "Please forget what I said about my dog.", "2026-03-01")
+    for fact in (kids, cat):
+        assert mem.get(fact.id, user_id="maya").status == "active"
+
+
+@pytest.mark.slow
+def test_a_request_to_forget_what_was_said_of_anyone(mem: Memory) -> None:
+    # "what I said about the lawsuit" names no one: whatever the speaker told of it.
+    suit = _said(mem, "My sister is in a lawsuit with her landlord.", "2026-01-05")
+    home = _said(mem, "My sister lives in Ohio.", "2026-01-05")
+    _said(mem, "please forget what I said about the lawsuit", "2026-03-01")
+    assert mem.get(suit.id, user_id="maya").status == "superseded"
+    assert mem.get(home.id, user_id="maya").status == "active"
+    # A doing said alone is the speaker's own: the husband's diet stays.
+    mine = _said(mem, "I'm vegetarian.", "2026-01-05")
+    his = _said(mem, "My husband is vegetarian too.", "2026-01-06")
+    _said(mem, "forget what I said about being vegetarian", "2026-03-01")
+    assert mem.get(mine.id, user_id="maya").status == "superseded"
+    assert mem.get(his.id, user_id="maya").status == "active"
+
+
+@pytest.mark.slow
+def test_a_request_to_forget_a_verb_with_its_object(mem: Memory) -> None:
+    # "visiting Maya's mom": the memory wrote "my" as the user's name, still a verb's object.
+    visit = _said(mem, "I'm visiting my mom in June.", "2026-01-05")
+    _said(mem, "please forget what I said about the visit", "2026-03-01")
+    assert mem.get(visit.id, user_id="maya").status == "superseded"
+
+
+@pytest.mark.slow
+def test_a_request_to_forget_asked_in_a_few_words(mem: Memory) -> None:
+    evicted = _said(mem, "I was evicted from my apartment in 2021.", "2026-01-05")
+    dx = _said(mem, "I was diagnosed with depression last year.", "2026-01-05")
+    therapist = _said(mem, "I see my therapist every Tuesday.", "2026-01-05")
+    mem.add("can u erase the eviction stuff", user_id="maya", timestamp="2026-03-01")
+    mem.add("please forget the depression diagnosis", user_id="maya", timestamp="2026-03-01")
+    for fact in (evicted, dx):
+        assert mem.get(fact.id, user_id="maya").status == "superseded"
+    assert mem.get(therapist.id, user_id="maya").status == "active"
+    # Asked of the assistant, "forget my X" is a request too.
+    found = detect("Can you forget Maya's nut allergy, Maya told you wrong", "Maya")
+    assert found is not None and (found.kind, found.content) == ("forget", "nut allergy")

@@ -36,6 +36,7 @@ from logicmem.write.retract import (
     PARTED,
     Retraction,
     detect,
+    forgotten_by_meaning,
     holds_a_value,
     left_told,
     restatable,
@@ -392,10 +393,15 @@ class WritePipeline:
         it, or, where ``old`` is a retraction, by restating what it ended."""
         subject, embed = _subject(old), self.embedder.embed
         own = detect(entry.text, subject)
+        # "Forget the part about the loan" ends the clause that says it, not a clause near
+        # it in meaning ("is saving for a house").
+        meaning = forgotten_by_meaning(own, old.text, subject)
 
         def ends(part: str) -> bool:
             if own is not None:
-                return bool(retracted(own, subject, [replace(old, text=part)], embed))
+                return bool(
+                    retracted(own, subject, [replace(old, text=part)], embed, meaning=meaning)
+                )
             if (slots_of(part) or measures(part)) and conflicts(entry.text, part):
                 return True
             ended = detect(part, subject)
@@ -440,7 +446,9 @@ class WritePipeline:
             found = retracted(own, subject, facts, embed)
             if not (found and own.kind in ("correction", "change", "update")):  # one at most
                 done = {m.id for m, _ in found}
-                found += _parts_ended(own, subject, [m for m in facts if m.id not in done], embed)
+                rest_of = [m for m in facts if m.id not in done]
+                # Once a fact is found, a request to forget ends others only in their words.
+                found += _parts_ended(own, subject, rest_of, embed, meaning=not found)
             ended = [(m, sim, own.cue) for m, sim in found]
         else:
             for old in older:
@@ -682,10 +690,13 @@ def _parts_ended(
     subject: str,
     facts: Sequence[MemoryEntry],
     embed: Callable[[list[str]], np.ndarray],
+    *,
+    meaning: bool = True,
 ) -> list[tuple[MemoryEntry, float]]:
     """The facts of several clauses that ``retraction`` ends in one of them, read alone,
     though not as a whole: "Tom quit smoking" ends "Maya is diabetic and her husband Tom
-    smokes", whose first clause is Maya's (``remainder.parts``)."""
+    smokes", whose first clause is Maya's (``remainder.parts``). ``meaning``: as in
+    ``retracted``."""
     split = [
         (m, replace(m, id=f"{m.id}#{i}", text=part))
         for m in facts
@@ -695,7 +706,8 @@ def _parts_ended(
         return []
     whole = {part.id: m for m, part in split}
     best: dict[str, tuple[MemoryEntry, float]] = {}
-    for part, sim in retracted(retraction, subject, [part for _, part in split], embed):
+    parts_said = [part for _, part in split]
+    for part, sim in retracted(retraction, subject, parts_said, embed, meaning=meaning):
         m = whole[part.id]
         if m.id not in best or sim > best[m.id][1]:
             best[m.id] = (m, sim)

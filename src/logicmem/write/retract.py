@@ -58,7 +58,7 @@ from logicmem.routes.visible.kb import drug_classes, drug_kinds, drug_names, med
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form, word_set
 from logicmem.types import MemoryEntry
 from logicmem.write.person import MEMBER_WORDS
-from logicmem.write.rules import STOPWORDS, own_words, without_hints
+from logicmem.write.rules import STOPWORDS, asserted, own_words, without_hints
 from logicmem.write.supersede import OCCUPATIONS, slots_of
 
 MIN_SIMILARITY = 0.45  # cosine(content, fact predicate) for an ending or a negation
@@ -66,6 +66,14 @@ MIN_CORRECTION_SIMILARITY = 0.3  # a correction's content is only a value and it
 # A request to forget names its topic in a word or two ("the record", "my sister"): far in
 # meaning from any whole sentence that holds it (0.35-0.45 on MiniLM), so the words decide.
 MIN_FORGET_SIMILARITY = 0.3
+# A request to forget may name a fact by other forms of its words than the fact's own ("the
+# kidney failure" for "Maya's kidneys are failing", "the boat" for "keeps a sailboat at the
+# marina"): a word of the same stem, or one a compound holds, counts when the two are
+# this close in meaning too (MiniLM cosine of the two words alone: a word's other forms
+# about 0.6-0.95; "car" and "career", "son" and "song" under 0.45). Not words of like
+# meaning alone: "cat" and "dog" (0.66), "Monday" and "Tuesday" (0.87) are closer than
+# most synonyms. Chosen on pairs written for it, not on a benchmark's rows.
+MIN_WORD_SIMILARITY = 0.55
 # A new value said in other words than the fact it replaces: the two statements' cosine.
 # Chosen on benchmarks/data/updates_eval.jsonl among 0.5, 0.6, 0.65, 0.7 and 0.8: at 0.6 and
 # above no fact of another thing or person was closed (4 at 0.5); 0.65 keeps a margin.
@@ -94,6 +102,9 @@ class Retraction:
     # Said of the speaker and family ("we're not vegetarian anymore", written "Maya and
     # family are not ..."): it also ends a fact the speaker shares with a member.
     shared: bool = False
+    # For a request to forget, what it names without saying whose ("what I said about the
+    # lawsuit", "the eviction thing"): whatever the speaker told of it, of anyone.
+    anyone: bool = False
 
 
 # Words allowed between the subject and the cue: auxiliaries and adverbs of time or degree.
@@ -251,7 +262,8 @@ _FORGET = (
     r"(?:that\s+|(?:the|that)\s+(?:fact|part|bit|note|memory|thing|stuff|info|information|"
     r"details?)\s+(?:that|about|on|of|where)\s+|(?:what|everything|anything|all)\s+\S+\s+"
     r"(?:said|told you|mentioned|shared|wrote)\s+(?:earlier\s+|before\s+)?(?:about|regarding|"
-    r"on)\s+|\S+\s+(?:mentioned|said|told you)\s+(?:that\s+)?|the\s+(?=\w+(?:\s+\w+)?\s+thing\b)|"
+    r"on)\s+|\S+\s+(?:mentioned|said|told you)\s+(?:that\s+)?|"
+    r"the\s+(?=\w+(?:\s+\w+)?\s+(?:thing|stuff|business|situation)\b)|"
     r"(?=\S+'s\s+.+?\s+from\s+(?:your\s+)?(?:memory|records?|notes?|files?)\b))|"
     r"(?:don't|do not|never)\s+(?P<cue2>remember|store|save|keep|record|write down|log)\s+"
     r"(?:that\s+)?)"
@@ -260,7 +272,7 @@ _FORGET = (
 # Where what a request to forget names ends: "the overdraft thing", "my passport number from your
 # memory", "my weight on file".
 _FORGET_END = re.compile(
-    r"\s+(?:thing|stuff)\b.*|\s+(?:from\s+(?:your\s+)?(?:memory|records?|notes?|files?)|"
+    r"\s+(?:thing|stuff|business|situation)\b.*|\s+(?:from\s+(?:your\s+)?(?:memory|records?|notes?|files?)|"
     r"on\s+(?:file|record)|in\s+(?:your\s+)?memory)\b.*",
     re.IGNORECASE,
 )
@@ -277,6 +289,8 @@ _UPDATE = re.compile(
     r"\b(?:now|actually|these days|anymore|as of (?:today|this week|this month))\b", re.IGNORECASE
 )
 # A turn that asks for something not to be kept ("don't want that saved").
+# A request put to the assistant: "can you", "could u".
+_ASKED = r"(?:can|could|would|will)\s+(?:you|u)\s+"
 _KEEP_NOTHING = re.compile(
     r"\b(?:saved|stored|on (?:record|file)|written down|in (?:your )?memory|remembered|kept)\b",
     re.IGNORECASE,
@@ -382,6 +396,7 @@ def detect(text: str, subject: str) -> Retraction | None:
         return forget  # "Can you forget that ...?" is a request, whatever its mark
     if text.rstrip().endswith("?"):
         return None
+    text = asserted(text)
     flags = re.IGNORECASE
     # The speaker must be the one who stopped: "Maya said: Tom quit smoking" ends nothing
     # of Maya's. The subject opens a clause; only auxiliaries and adverbs follow it.
@@ -1048,20 +1063,40 @@ def _forget(text: str, subject: str) -> Retraction | None:
     "Disregard what I said about my sister"): its content is what it names."""
     subj = _subject_pattern(subject)
     found = re.search(rf"(?:^|[.;:!?,]\s*){_FORGET}", text, re.IGNORECASE)
-    if found is None and _KEEP_NOTHING.search(text):
-        # "forget my credit score, I don't want that saved": the thing is the speaker's own.
+    if found is None:
+        # Asked ("can you forget my nut allergy", "please erase my old address", "delete my
+        # bank details"), or said not to be kept ("forget my credit score, I don't want that
+        # saved"): the thing is the speaker's own. Not "forget my keys, I found them".
+        keep_nothing = _KEEP_NOTHING.search(text) is not None
+        cue = "forget|delete|erase|remove" if keep_nothing else "forget|erase"
+        asked = "" if keep_nothing else rf"(?:please\s+|pls\s+|{_ASKED}(?:please\s+)?)"
         found = re.search(
-            rf"(?:^|[.;:!?,]\s*)(?:(?:please|pls|oh|so)[,\s]+)*(?P<cue>forget|delete|erase|remove)\s+"
-            rf"(?P<rest>{_mine(subject)}\s.+)",
+            rf"(?:^|[.;:!?,]\s*)(?:(?:please|pls|oh|so|also|and)[,\s]+)*{asked}"
+            rf"(?:(?P<cue>{cue})\s+(?P<rest>{_mine(subject)}\s.+)|"
+            rf"(?P<cue3>delete|remove)\s+(?P<rest3>{_mine(subject)}\s+(?:\w+\s+){{0,3}}?"
+            r"(?:info|information|details|data|records?)\b.*))",
             text,
             re.IGNORECASE,
         )
-    if found is None or _FOR_NOW.search(found.group("rest")):
+    if found is None:
+        # Asked of the assistant, a thing named outright: "please forget the depression
+        # diagnosis" (not "forget the dishes, I'll do them later").
+        found = re.search(
+            rf"(?:^|[.;:!?,]\s*)(?:(?:oh|so|also|and|hey|ok(?:ay)?)[,\s]+)*(?:please\s+|pls\s+|"
+            rf"{_ASKED}(?:please\s+)?)(?P<cue>forget|erase|delete|remove)\s+(?:about\s+)?"
+            r"(?P<rest>the\s.+)",
+            text,
+            re.IGNORECASE,
+        )
+    said = found.group("rest") if found is not None else None
+    if found is not None and "rest3" in found.re.groupindex and said is None:
+        said = found.group("rest3")
+    if said is None or _FOR_NOW.search(said):
         return None
     rest = re.sub(
         rf"^{subj}\s+(?:(?:told you|said|mentioned)\s+(?:about\s+|that\s+)?)?(?=\w)",
         "",
-        found.group("rest"),
+        said,
         flags=re.IGNORECASE,
     )
     content = _cut(_FORGET_END.sub("", rest))
@@ -1071,8 +1106,14 @@ def _forget(text: str, subject: str) -> Retraction | None:
     owner = re.match(rf"{_mine(subject)}\s+(?P<who>[\w-]+)'s\s", rest, re.IGNORECASE)
     if owner and lemma(fold(owner.group("who"))) in _PEOPLE:
         content = f"{owner.group('who').lower()} {content}"
-    cue = (found.group("cue") or f"don't {found.group('cue2')}").lower()
-    return Retraction("forget", cue, content, content.endswith("ing"))
+    groups = found.groupdict() if found is not None else {}
+    cue = (groups.get("cue") or groups.get("cue3") or f"don't {groups.get('cue2')}").lower()
+    # Not "being vegetarian", "going bankrupt": a doing said alone is the speaker's.
+    first = said.split()[0] if said.split() else ""
+    anyone = not re.match(rf"(?:{subj}|{_mine(subject)}|me)\b", said, re.IGNORECASE) and not (
+        first.lower().endswith("ing") and word_form(first.lower()) == "ing"
+    )
+    return Retraction("forget", cue, content, content.endswith("ing"), anyone=anyone)
 
 
 def _change(text: str, subject: str) -> Retraction | None:
@@ -1437,12 +1478,14 @@ _FORMS = frozenset(("inhaler", "inhalers", "pill", "pills", "tablet", "tablets",
                     "suppositories", "dose", "doses"))  # fmt: skip
 
 
-def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
+def _modifier_only(fact: str, head: str, content: set[str], subject: str = "") -> bool:
     """Whether every occurrence of ``head`` in ``fact`` only modifies a noun that follows
     ("olive" in "olive oil", "penicillin allergy" in "penicillin allergy test") rather than
     being the thing itself ("olives on pizza", or the way it is done: "piano lessons",
-    ``_DOING``)."""
+    ``_DOING``). The subject's name is the word *my* the memory rewrote: "visiting Maya's
+    mom" is a verb and its object."""
     words = _words(fact, marks=True)  # a clause mark ends the phrase: "allergy, so"
+    name = fold(subject)
     places = [i for i, w in enumerate(words) if _lemma(w) == head]
     if not places:
         return True
@@ -1454,6 +1497,8 @@ def _modifier_only(fact: str, head: str, content: set[str]) -> bool:
         if after and not after[0].isalnum():
             return False
         if not after or after in _FUNCTION or after in _ADVERBS or not after.isalpha():
+            return False
+        if name and after == name:
             return False
         if after in _FORMS and head in _drug_lemmas():
             return False  # "an albuterol inhaler" is the drug, in the form it is taken
@@ -1653,7 +1698,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         if own is None:
             return False
         fact = own
-    if _not_theirs(content_lemmas(retraction.content, subject), fact, subject, retraction.shared):
+    wanted = content_lemmas(retraction.content, subject)
+    if not retraction.anyone and _not_theirs(wanted, fact, subject, retraction.shared):
         return False
     if retraction.cue == TOLERATES and not _AVOIDS.search(fact):
         return False  # a food had again ends only an allergy or an intolerance to it
@@ -1695,7 +1741,6 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
             return False
         if slot[1]:
             return True
-    wanted = content_lemmas(retraction.content, subject)
     if not wanted:
         return False
     have = set(content_lemmas(fact, subject))
@@ -1715,7 +1760,7 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     wanted = tuple(
         w if w in have else next((h for h in order if _kin_words(w, h)), w) for w in wanted
     )
-    if not retraction.verbal and _modifier_only(fact, wanted[-1], set(wanted)):
+    if not retraction.verbal and _modifier_only(fact, wanted[-1], set(wanted), subject):
         return False
     return retraction.kind == "forget" or valued or _current(fact, subject)
 
@@ -2027,9 +2072,13 @@ def retracted(
     subject: str,
     candidates: Sequence[MemoryEntry],
     embed: Callable[[list[str]], np.ndarray],
+    *,
+    meaning: bool = True,
 ) -> list[tuple[MemoryEntry, float]]:
     """The candidates ``retraction`` ends, with the similarity that decided it: every
-    match for an ending or a negation, the single best one for a correction."""
+    match for an ending or a negation, the single best one for a correction. A request to
+    forget that names none of them in their words names the closest in meaning
+    (``_forgotten``), unless ``meaning`` is False."""
     valued = retraction.kind in ("correction", "change")
     match = correction_match if valued else lexical_match
     said = {m.id: own_words(m.text) for m in candidates}
@@ -2045,6 +2094,8 @@ def retracted(
     if retraction.kind == "update":
         return updated(retraction, subject, candidates, embed)
     lexical = [m for m in candidates if match(retraction, said[m.id], subject)]
+    if not lexical and retraction.kind == "forget":
+        return _forgotten(retraction, subject, candidates, embed) if meaning else []
     if not lexical:
         # Said in other words than the fact ("my blood pressure pill" for "lisinopril").
         return updated(retraction, subject, candidates, embed) if valued else []
@@ -2082,6 +2133,98 @@ def retracted(
             (m, float(s)) for m, s in zip(lexical, sims, strict=True) if m in owned or s >= floor
         ]
     return [(m, float(s)) for m, s in zip(lexical, sims, strict=True) if s >= floor]
+
+
+# Words a request to forget names a fact by that are not the fact's: "Maya's current
+# address", "the whole lawsuit thing", "the amount Maya said".
+_NAMING = word_set(
+    "current whole entire exact old latest actual amount details detail part bit thing stuff "
+    "info information say said tell told mention mentioned"
+)
+
+
+def forgotten_by_meaning(retraction: Retraction | None, fact: str, subject: str) -> bool:
+    """Whether a request to forget names ``fact`` only in other words than its own: then
+    the parts of it the request ends are those it names in meaning too."""
+    return (
+        retraction is not None
+        and retraction.kind == "forget"
+        and not lexical_match(retraction, own_words(fact), subject)
+    )
+
+
+def _forgotten(
+    retraction: Retraction,
+    subject: str,
+    candidates: Sequence[MemoryEntry],
+    embed: Callable[[list[str]], np.ndarray],
+) -> list[tuple[MemoryEntry, float]]:
+    """The facts a request to forget names in other words than theirs: of the subject's
+    own, those close to what it names (``MIN_FORGET_SIMILARITY``) in which each word it
+    names has a form of its own (``MIN_WORD_SIMILARITY``), the closest one: "forget the
+    boat stuff" closes "Maya keeps a sailboat at the marina", not "Maya loves sailing"."""
+    asked = [w for w in _surface(retraction.content, subject) if w not in _NAMING]
+    if not asked:
+        return []
+    wanted = content_lemmas(retraction.content, subject)
+    said = {m.id: own_words(m.text) for m in candidates}
+    facts = [
+        m
+        for m in candidates
+        if (_about(said[m.id], subject) or _of_the_named(said[m.id], retraction, subject))
+        and (retraction.anyone or not _not_theirs(wanted, said[m.id], subject, retraction.shared))
+    ]
+    if not facts:
+        return []
+    sims = _similarities(retraction.content, [said[m.id] for m in facts], subject, embed)
+    close = [(m, float(s)) for m, s in zip(facts, sims, strict=True) if s >= MIN_FORGET_SIMILARITY]
+    words = {m.id: _surface(said[m.id], subject) for m, _ in close}
+    vocab = sorted({w for ws in words.values() for w in ws} | set(asked))
+    if not close or not vocab:
+        return []
+    vector = dict(zip(vocab, embed(vocab), strict=True))
+
+    def same(word: str, have: list[str]) -> bool:
+        return any(
+            _kin_words(word, h)
+            or (_formed_alike(word, h) and float(vector[word] @ vector[h]) >= MIN_WORD_SIMILARITY)
+            for h in have
+        )
+
+    found = [(m, s) for m, s in close if all(same(w, words[m.id]) for w in asked)]
+    # Words of like meaning are less sure than the same words: the closest fact only
+    # ("Maya's current address" is "Maya's address is 12 Elm Street", not her old one too).
+    return [max(found, key=lambda f: f[1])] if found else []
+
+
+def _formed_alike(a: str, b: str) -> bool:
+    """Whether two words may be forms of one word or one holds the other: a common start
+    of four letters or more ("failure", "failing"), the shorter's stem starting the
+    longer ("bake", "bakery"), or a compound ("sailboat", "boat")."""
+    short, long = sorted((a, b), key=len)
+    common = next(
+        (i for i, (x, y) in enumerate(zip(short, long, strict=False)) if x != y), len(short)
+    )
+    stem = short[:-1] if short.endswith("e") else short
+    return (
+        common >= 4
+        or (len(stem) >= 3 and long.startswith(stem))
+        or (len(short) >= 4 and long.endswith(short))
+    )
+
+
+def _surface(text: str, subject: str) -> list[str]:
+    """``text``'s content words as written, a hyphenated one also joined and in its parts
+    ("wi-fi": "wifi", "wi", "fi")."""
+    name = fold(subject)
+    out: list[str] = []
+    for w in _words(text):
+        if w in _FUNCTION or w == name or w.isdigit():
+            continue
+        out.append(w)
+        if "-" in w:
+            out += [w.replace("-", ""), *(p for p in w.split("-") if p and p not in _FUNCTION)]
+    return list(dict.fromkeys(out))
 
 
 _CALENDAR = frozenset((

@@ -456,6 +456,15 @@ _ASKS_TO_FORGET = re.compile(
     r"erase|remove|ignore)\s+(?:that|what|the|everything|all|anything|my|about|I)\b)"
 )
 
+# A request to forget, however short, is kept, so that the write path closes what it
+# names ("delete the DUI thing").
+_TO_FORGET = re.compile(
+    r"^(?i:(?:(?:please|pls|oh|so|hey|ok(?:ay)?|also|and)[,\s]+)*"
+    r"(?:(?:can|could|would|will)\s+(?:you|u)\s+)?(?:please\s+)?"
+    r"(?:(?:forget|disregard|delete|erase|remove|ignore)\s+(?:that|what|the|everything|all|"
+    r"anything|my|about|I)\b|(?:don't|do not|never)\s+(?:remember|store|save|keep|record)\b))"
+)
+
 
 def _capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
@@ -568,6 +577,77 @@ def own_words(text: str) -> str:
     return _REPLY.sub("", text)
 
 
+# What is not asserted as so: a condition ("if they raised Maya's rent to 2000 Maya would
+# move", "unless it goes up"), and what its main clause says of it.
+_CONDITION = re.compile(r"\b(?:if|unless|suppose|supposing|provided that)\b", re.IGNORECASE)
+# "If" that asks whether ("not sure if", "wondering if"), or an aside ("if you can believe
+# it", "if I remember right"): its clause is not asserted, its neighbours are.
+_IF_ASIDE = re.compile(
+    r"\b(?:sure|know|knows|knew|wonder|wondering|wondered|ask|asked|asking|see|check|"
+    r"checking|decide|deciding|tell|remember|recall|unclear|idea|doubt|curious)\s+if\b|"
+    r"\bif\s+(?:you|so|not|anything|possible|ever|that\s+(?:matters|helps|makes)|"
+    r"memory serves|\w+\s+(?:remembers?|recalls?)|\w+(?:'s| is| am)\s+(?:being )?honest|"
+    r"\w+(?:'s| is| am)\s+not mistaken)\b",
+    re.IGNORECASE,
+)
+# A time to come, a wish or a plan, from its word on ("Maya will quit in May", "Maya wants
+# to stop"); not one that says what no longer holds ("will no longer", "will never").
+# Lower case only: "Will" and "May" are names and a month. Not "going to", which is
+# also going somewhere ("stopped going to the gym").
+_TO_COME = re.compile(
+    r"(?:\b(?:would|could|might|should|may|must|shall|will|gonna|plans? to|"
+    r"planning to|wants? to|hopes? to|hoping to|tries to|trying to|thinking (?:of|about)|"
+    r"considering)|'ll)\b(?!\s+(?:not|no longer|never)\b)"
+)
+# A clause that opens on a time, which is to come when the sentence says so ("when Maya
+# quits smoking, Maya will ...", "once the dose goes up Maya should feel better").
+_WHEN = re.compile(
+    r"^(?:(?:and|but|so|then|oh|well)\s+)?(?:when|once|as soon as|whenever|the day)\b",
+    re.IGNORECASE,
+)
+_LEAD_WORDS = re.compile(r"^(?:(?:and|but|so|then|oh|well|even|only)\s+)*", re.IGNORECASE)
+
+
+def _lead_end(clause: str) -> int:
+    """Where a clause's own words start, after "and", "but", "even" and the like."""
+    found = _LEAD_WORDS.match(clause)
+    return found.end() if found else 0
+
+
+def asserted(text: str) -> str:
+    """``text`` without what it does not assert as so: a condition and the clause that
+    depends on it, a time to come ("Maya will quit smoking in May", "when Maya quits,
+    Maya will ..."), a wish or a plan. A clause left out keeps its mark, so what stays
+    reads as it was said: "Maya quit Maya's job, so if you hear of anything, let Maya
+    know" keeps "Maya quit Maya's job,"."""
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        parts = re.split(r"(\s*(?:[,;:\u2014\u2013]|\s-\s)\s*)", sentence)
+        clauses, marks = parts[0::2], [*parts[1::2], ""]
+        drop = [False] * len(clauses)
+        to_come = bool(_TO_COME.search(sentence))
+        for i, clause in enumerate(clauses):
+            condition = _CONDITION.search(clause)
+            if condition and _IF_ASIDE.search(clause):
+                drop[i] = True  # an aside asserts nothing of its own
+            elif condition and condition.start() <= _lead_end(clause):
+                drop[i] = True  # the condition comes first: the next clause depends on it
+                drop[i + 1 : i + 2] = [True] * len(drop[i + 1 : i + 2])
+            elif condition:
+                clauses[i] = clause[: condition.start()]  # "... tomorrow if Maya could"
+            if _WHEN.match(clause) and to_come:
+                drop[i : i + 2] = [True] * len(drop[i : i + 2])
+            found = _TO_COME.search(clauses[i])
+            if found:
+                clauses[i] = clauses[i][: found.start()]
+        kept = (
+            ("" if gone else c.rstrip()) + m
+            for c, m, gone in zip(clauses, marks, drop, strict=True)
+        )
+        out.append("".join(kept))
+    return " ".join(out)
+
+
 class RuleExtractor(Extractor):
     name = "rules"
 
@@ -611,6 +691,8 @@ class RuleExtractor(Extractor):
     def keep(self, sentence: str) -> bool:
         if sentence.endswith("?"):
             return False
+        if _TO_FORGET.match(sentence):
+            return True  # "can u erase the expulsion stuff": short, and what it names must go
         words = content_words(sentence)
         if is_first_person(sentence):
             # "I have a cat." is short and decisive; "I know!" is not.

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, word_set
 from logicmem.write.novelty import VALUE_KINDS, Token, stem, tokens
 from logicmem.write.person import MEMBER_WORDS
-from logicmem.write.rules import own_words, reported
+from logicmem.write.rules import asserted, own_words, reported
 
 _FUNCTION = (
     r"(?:the|a|an|to|and|or|but|at|for|in|of|on|with|by|from|since|until|before|after|"
@@ -307,8 +307,9 @@ def restated(text: str, leave: set[str], holder: str | None) -> list[str]:
 
 def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
     """``slots_of`` with whose each slot is (``slot_holder``): slot name -> (holder,
-    normalised value)."""
-    text = own_words(text)
+    normalised value). What the text does not assert holds no slot ("if Maya moved to
+    Denver, ...": ``rules.asserted``)."""
+    text = asserted(own_words(text))
     found = {}
     for name, match in _slot_matches(text):
         groups = match.groupdict()
