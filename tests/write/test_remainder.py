@@ -81,6 +81,15 @@ def test_a_dose_after_a_dose_is_a_clause_taken_as_the_first_was() -> None:
     assert len(clauses("Maya takes lisinopril and 20 mg of atorvastatin.", "Maya")) == 1
 
 
+def test_one_of_a_list_of_things_named_is_a_clause_had_as_the_first_was() -> None:
+    assert parts("Maya has a cat named Miso and a dog named Biscuit.", "Maya") == [
+        "Maya has a cat named Miso",
+        "Maya has a dog named Biscuit",
+    ]
+    # Two named with one verb, not each a thing of its own: one clause.
+    assert parts("Maya's dogs are named Rex and Bella.", "Maya") == []
+
+
 def test_a_relative_outside_the_household_is_introduced_too() -> None:
     said = "Maya's sister Dana is staying with Maya and family until she finds a place."
     assert introduced(said, "Maya", "Maya said: Dana moved out.") == [

@@ -1302,3 +1302,28 @@ def test_a_request_to_forget_asked_in_a_few_words(mem: Memory) -> None:
     # Asked of the assistant, "forget my X" is a request too.
     found = detect("Can you forget Maya's nut allergy, Maya told you wrong", "Maya")
     assert found is not None and (found.kind, found.content) == ("forget", "nut allergy")
+
+
+# -- a death among several named ------------------------------------------------------------
+@pytest.mark.slow
+def test_a_death_named_in_a_list_of_pets_ends_only_that_pet(mem: Memory) -> None:
+    pets = _said(mem, "I have a cat named Miso and a dog named Biscuit.", "2026-01-05")
+    mem.add("We had to put Biscuit down last week.", user_id="maya", timestamp="2026-06-01")
+    assert mem.get(pets.id, user_id="maya").status == "superseded"
+    now = {m.text for m in mem.get_all(user_id="maya")}
+    assert "maya has a cat named Miso." in now
+
+
+@pytest.mark.slow
+def test_a_death_never_closes_a_fact_that_names_another_one_too(mem: Memory) -> None:
+    # Which of the list is not told apart: better current with both than lose the other.
+    cats = _said(mem, "We have two cats, Mochi and Pepper.", "2026-01-05")
+    dogs = _said(mem, "My dogs are named Rex and Bella.", "2026-01-05")
+    _said(mem, "Mochi passed away last night.", "2026-06-01")
+    _said(mem, "We lost Rex in May.", "2026-06-02")
+    for fact in (cats, dogs):
+        assert mem.get(fact.id, user_id="maya").status == "active"
+    # One named after the relation that died is who died: "Grandpa" of "grandpa Joe".
+    joe = _said(mem, "My grandpa Joe lives in Tucson.", "2026-01-05")
+    _said(mem, "We lost Grandpa in June.", "2026-06-03")
+    assert mem.get(joe.id, user_id="maya").status == "superseded"

@@ -41,6 +41,11 @@ _DOSE = re.compile(
     r"\d+(?:\.\d+)?\s*(?:mg|mcg|g|ml|units?|iu|puffs?|tablets?|pills?|capsules?|drops?)\b",
     re.IGNORECASE,
 )
+# One of a list of things named: "and a dog named Biscuit" after "has a cat named Miso" is
+# a clause of its own, its subject and verb those of the one before it.
+_NAMED = re.compile(
+    r"(?:an?|one|another)\s+(?:[a-z]+\s+){1,2}?(?:named|called)\s+[A-Z][\w'-]*", re.IGNORECASE
+)
 # *Be* after a subject, shared by a short phrase after "and" ("is 6 and in first grade").
 _BE = re.compile(r"\b(is|are|was|were)\s+[^,;]+$")
 _SHARED_BE_WORDS = 6
@@ -134,6 +139,13 @@ def _split(sentence: str, name: str, previous: str) -> list[Clause]:
             and _DOSE.match(" ".join(after)) is not None
             and _DOSE.search(sentence[start : joint.start()]) is not None
         )
+        named = (
+            not own
+            and said.lower() in ("and", "")
+            and _NAMED.match(" ".join(after)) is not None
+            and _NAMED.search(sentence[start : joint.start()]) is not None
+        )
+        dose = dose or named  # the same way: the clause before's words up to its own thing
         # "Maya's daughter is 6 and in first grade": a short phrase after "and" that
         # shares the subject's *be* ("is in first grade").
         be = (
@@ -159,9 +171,10 @@ def _split(sentence: str, name: str, previous: str) -> list[Clause]:
         if pronoun:
             before = _antecedent(words[0].lower(), before, name)
         if link == "dose" and out:
-            # "and 20 mg of atorvastatin": taken as the dose before it was.
+            # "and 20 mg of atorvastatin": taken as the dose before it was; "and a dog named
+            # Biscuit", had as the cat named before it was.
             first = out[-1].text
-            found = _DOSE.search(first)
+            found = _NAMED.search(first) if _NAMED.match(text) else _DOSE.search(first)
             if found is not None:
                 out.append(Clause(first[: found.start()] + text, out[-1].subject, False))
                 last = end

@@ -2088,7 +2088,12 @@ def retracted(
             n for m in found for n in re.findall(r"\b(?:named|called)\s+([A-Z]\w+)", said[m.id])
         }
         # "Our dog died" with two dogs named: which one is not said.
-        return [] if len(names) > 1 else [(m, 1.0) for m in found]
+        if len(names) > 1 and not set(retraction.content.split()) & names:
+            return []
+        # Named, it is said; a fact that names others too ends only when each is a thing
+        # of its own ("a cat named Miso and a dog named Biscuit": the cat stays, told
+        # alone, ``remainder``), never "two cats, Mochi and Pepper" whole.
+        return [(m, 1.0) for m in found if _ends_alone(said[m.id], retraction, subject)]
     if retraction.kind == "birth":
         return [(m, 1.0) for m in candidates if birth_match(retraction, said[m.id], subject)]
     if retraction.kind == "update":
@@ -2225,6 +2230,28 @@ def _surface(text: str, subject: str) -> list[str]:
         if "-" in w:
             out += [w.replace("-", ""), *(p for p in w.split("-") if p and p not in _FUNCTION)]
     return list(dict.fromkeys(out))
+
+
+def _ends_alone(fact: str, retraction: Retraction, subject: str) -> bool:
+    """Whether a death ends ``fact`` without ending someone else it names beside who died
+    (after "named" or "called", or in a list with them: "Mochi and Pepper"): only when
+    each is a thing of its own ("a cat named Miso and a dog named Biscuit")."""
+    died = set(retraction.content.split())
+    name = r"((?-i:[A-Z][a-z]+))"
+    # Who died named after the word the death said ("Grandpa" in "Maya's grandpa Joe").
+    died |= {n for w in list(died) for n in re.findall(rf"\b{re.escape(w)}\s+{name}", fact, re.I)}
+    listed = set(re.findall(rf"\b(?:named|called)\s+{name}", fact))
+    for n in died:
+        joined = r"\s*(?:,|and|&)\s*(?:and\s+)?"
+        listed |= set(re.findall(rf"\b{re.escape(n)}{joined}{name}", fact))
+        listed |= set(re.findall(rf"{name}{joined}{re.escape(n)}\b", fact))
+    others = {w for w in listed - died if w.lower() not in _CALENDAR and _someone_else(w, subject)}
+    if not others:
+        return True
+    alone = re.findall(
+        r"\b(?:an?|another)\s+(?:[a-z]+\s+){1,2}?(?:named|called)\s+([A-Z][a-z]+)", fact
+    )
+    return others <= set(alone) and bool(died & set(alone))
 
 
 _CALENDAR = frozenset((
