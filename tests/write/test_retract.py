@@ -1327,3 +1327,13 @@ def test_a_death_never_closes_a_fact_that_names_another_one_too(mem: Memory) -> 
     joe = _said(mem, "My grandpa Joe lives in Tucson.", "2026-01-05")
     _said(mem, "We lost Grandpa in June.", "2026-06-03")
     assert mem.get(joe.id, user_id="maya").status == "superseded"
+
+
+@pytest.mark.slow
+def test_an_ending_of_one_of_two_verbs_keeps_the_other(mem: Memory) -> None:
+    # "I smoke and drink coffee": the second verb was left unconjugated, so the clause
+    # after "and" was not read as one, and quitting smoking lost the coffee.
+    both = _said(mem, "I smoke and drink coffee every morning.", "2026-01-05")
+    mem.add("I quit smoking.", user_id="maya", timestamp="2026-06-01")
+    assert mem.get(both.id, user_id="maya").status == "superseded"
+    assert "maya drinks coffee every morning." in {m.text for m in mem.get_all(user_id="maya")}

@@ -125,6 +125,9 @@ def test_third_person_spells_out_what_we_contract(said: str, written: str) -> No
         ("I'm diabetic and take metformin daily.", "Maya is diabetic and takes metformin daily."),
         ("I eat fish and avoid red meat.", "Maya eats fish and avoids red meat."),
         ("I love my family and work.", "Maya loves Maya's family and work."),
+        # After a verb alone, a verb before any word ("drink" is often a noun).
+        ("I smoke and drink coffee every morning.", "Maya smokes and drinks coffee every morning."),
+        ("I cook and volunteer weekends.", "Maya cooks and volunteers weekends."),
         (
             "I work from home and go into the office on fridays",
             "Maya works from home and goes into the office on fridays",

@@ -230,6 +230,15 @@ _AND_VERB = re.compile(
     r"(?=\s+(?:a|an|the|my|our|his|her|their|its|it|them|to|in|at|on|from|for|with|every|each|"
     r"some|no|two|three|four|into|out|up|back|home|off|over|around|by|\d)\b))"
 )
+# After a verb of those alone ("I smoke and drink coffee", "I cook and volunteer weekends"),
+# the word after "and" is a verb, whatever follows.
+_VERBS = (
+    "have|use|take|wear|eat|own|carry|follow|teach|raise|manage|need|keep|avoid|prefer|want|"
+    "like|hate|enjoy|live|drive|work|rent|run|ride|coach|play|pay|cook|commute|care|volunteer|"
+    "walk|swim|hike|train|study|love|spend|save|drink|smoke|go|get|see|visit|sleep|wake|stay|"
+    "write|cycle|bike|host|share|help"
+)
+_AND_BARE_VERB = re.compile(rf"(\bI\s(?:{_VERBS})\s+and\s+)({_VERBS})(?=\s+\w|\s*[.!?,;]|$)")
 
 
 def to_third_person(sentence: str, name: str) -> str:
@@ -237,6 +246,7 @@ def to_third_person(sentence: str, name: str) -> str:
     text = straight_apostrophes(sentence)
     text = _AND_NEGATION.sub(lambda m: m.group(1) + _IRREGULAR[m.group(2)], text)
     text = _AND_VERB.sub(lambda m: m.group(1) + base_verb_s(m.group(2) or m.group(3)), text)
+    text = _AND_BARE_VERB.sub(lambda m: m.group(1) + base_verb_s(m.group(2)), text)
     text = _WITH_I.sub(lambda m: _plural_pair(m, name), text)
     text = _ME_AND.sub(lambda m: f"{m.group(1)}{name} and ", text)
     for pattern, repl in _CONTRACTIONS:
