@@ -90,6 +90,21 @@ def test_one_of_a_list_of_things_named_is_a_clause_had_as_the_first_was() -> Non
     assert parts("Maya's dogs are named Rex and Bella.", "Maya") == []
 
 
+def test_a_list_keeps_the_things_an_ending_does_not_end() -> None:
+    def ends(name: str):  # an ending that names one thing
+        return lambda clause: name in clause
+
+    said = "Maya takes metformin, lisinopril and atorvastatin."
+    assert rest(said, "Maya", ends("lisinopril")) == "Maya takes metformin and atorvastatin."
+    said = "Maya is allergic to penicillin and sulfa drugs."
+    assert rest(said, "Maya", ends("penicillin")) == "Maya is allergic to sulfa drugs."
+    said = "Maya takes metformin and lisinopril every day."
+    assert rest(said, "Maya", ends("metformin")) == "Maya takes lisinopril every day."
+    # Every thing of the list ended, or none alone: the whole memory ends.
+    assert rest(said, "Maya", lambda clause: True) is None
+    assert rest(said, "Maya", lambda clause: "and" in clause) is None
+
+
 def test_a_relative_outside_the_household_is_introduced_too() -> None:
     said = "Maya's sister Dana is staying with Maya and family until she finds a place."
     assert introduced(said, "Maya", "Maya said: Dana moved out.") == [

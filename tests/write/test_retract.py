@@ -1337,3 +1337,16 @@ def test_an_ending_of_one_of_two_verbs_keeps_the_other(mem: Memory) -> None:
     mem.add("I quit smoking.", user_id="maya", timestamp="2026-06-01")
     assert mem.get(both.id, user_id="maya").status == "superseded"
     assert "maya drinks coffee every morning." in {m.text for m in mem.get_all(user_id="maya")}
+
+
+@pytest.mark.slow
+def test_a_drug_or_an_allergy_ended_out_of_a_list_keeps_the_others(mem: Memory) -> None:
+    drugs = _said(mem, "I take metformin, lisinopril and atorvastatin.", "2026-01-05")
+    allergies = _said(mem, "I'm allergic to penicillin and sulfa drugs.", "2026-01-05")
+    mem.add("My doctor stopped the lisinopril.", user_id="maya", timestamp="2026-06-01")
+    mem.add("Turns out I'm not allergic to penicillin.", user_id="maya", timestamp="2026-06-02")
+    for fact in (drugs, allergies):
+        assert mem.get(fact.id, user_id="maya").status == "superseded"
+    now = {m.text for m in mem.get_all(user_id="maya")}
+    assert "maya takes metformin and atorvastatin." in now
+    assert "maya is allergic to sulfa drugs." in now

@@ -277,21 +277,62 @@ def parts(text: str, name: str) -> list[str]:
 def rest(text: str, name: str, ends: Callable[[str], bool]) -> str | None:
     """What of memory ``text`` stands once a statement that ends part of it is said: the
     clauses ``ends`` does not end (nor follow from one it ends), as a memory text, with
-    the date hints of the words they keep, the question answered and who said it. None
-    when the whole memory ends: ``ends`` ends no clause alone, or every one."""
+    the date hints of the words they keep, the question answered and who said it; a
+    clause that lists things keeps those ``ends`` does not end ("Maya takes metformin,
+    lisinopril and atorvastatin", ended for lisinopril: "Maya takes metformin and
+    atorvastatin"). None when the whole memory ends: ``ends`` ends no clause or thing
+    alone, or every one."""
     memory = _layers(text, name)
-    if len(memory.clauses) < 2:
-        return None
     ended: list[bool] = []
+    texts: list[str] = []
+    fewer = False
     for i, part in enumerate(memory.clauses):
-        ended.append(_follows_an_end(memory.clauses, ended, i) or ends(memory.lead + part.text))
-    if not any(ended) or all(ended):
+        gone = _follows_an_end(memory.clauses, ended, i)
+        said = part.text
+        if not gone and ends(memory.lead + part.text):
+            left = _listed_left(part.text, lambda t: ends(memory.lead + t))
+            gone, said, fewer = left is None, left or said, fewer or left is not None
+        ended.append(gone)
+        texts.append(said)
+    if (not any(ended) and not fewer) or all(ended) or (len(texts) < 2 and not fewer):
         return None
-    kept = [p.text for p, gone in zip(memory.clauses, ended, strict=True) if not gone]
+    kept = [t for t, gone in zip(texts, ended, strict=True) if not gone]
     said = " ".join(f"{_capital(k, name)}." for k in kept)
     still = [h for h in memory.hints if h.split(" = ")[0].lower() in said.lower()]
     tail = f" ({'; '.join(still)})" if still else ""
     return f"{memory.lead}{said}{tail}{memory.reply}"
+
+
+# A list of things after the word that takes them ("takes metformin, lisinopril and
+# atorvastatin", "is allergic to penicillin and sulfa drugs"), and what follows the list.
+_LIST = re.compile(
+    r"^(?P<head>.*\b(?:to|of|with|on|for|from|takes?|taking|uses?|using|needs?|has|have|"
+    r"avoids?|eats?|drinks?|wears?)\s+)"
+    r"(?P<items>[\w'/-]+(?:\s+[\w'/-]+){0,2}?(?:\s*,\s*[\w'/-]+(?:\s+[\w'/-]+){0,2}?)*"
+    r"\s*,?\s+and\s+[\w'/-]+(?:\s+[\w'/-]+){0,2}?)"
+    r"(?P<tail>(?:\s+(?:every|each|daily|twice|once|at|in|on|for|since|because|but|when|"
+    r"as)\b.*)?)$",
+    re.IGNORECASE,
+)
+
+
+def _listed_left(clause: str, ends: Callable[[str], bool]) -> str | None:
+    """``clause`` with only the things of its list that ``ends`` does not end, each read
+    in the clause alone; None when it lists nothing, or ``ends`` ends all of them or
+    none alone."""
+    found = _LIST.match(clause)
+    if found is None:
+        return None
+    items = [i for i in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", found["items"]) if i]
+    if len(items) < 2:
+        return None
+    head, tail = found["head"], found["tail"]
+    gone = [ends(f"{head}{item}{tail}") for item in items]
+    if all(gone) or not any(gone):
+        return None
+    left = [item for item, g in zip(items, gone, strict=True) if not g]
+    listed = left[0] if len(left) == 1 else ", ".join(left[:-1]) + " and " + left[-1]
+    return f"{head}{listed}{tail}"
 
 
 def _follows_an_end(said: list[Clause], ended: list[bool], i: int) -> bool:
