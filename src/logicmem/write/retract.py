@@ -58,7 +58,7 @@ from logicmem.routes.visible.kb import drug_classes, drug_kinds, drug_names, med
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form, word_set
 from logicmem.types import MemoryEntry
 from logicmem.write.person import MEMBER_WORDS
-from logicmem.write.rules import STOPWORDS, asserted, own_words, without_hints
+from logicmem.write.rules import CAN_YOU, STOPWORDS, asserted, own_words, without_hints
 from logicmem.write.supersede import OCCUPATIONS, slots_of
 
 MIN_SIMILARITY = 0.45  # cosine(content, fact predicate) for an ending or a negation
@@ -289,8 +289,6 @@ _UPDATE = re.compile(
     r"\b(?:now|actually|these days|anymore|as of (?:today|this week|this month))\b", re.IGNORECASE
 )
 # A turn that asks for something not to be kept ("don't want that saved").
-# A request put to the assistant: "can you", "could u".
-_ASKED = r"(?:can|could|would|will)\s+(?:you|u)\s+"
 _KEEP_NOTHING = re.compile(
     r"\b(?:saved|stored|on (?:record|file)|written down|in (?:your )?memory|remembered|kept)\b",
     re.IGNORECASE,
@@ -1069,7 +1067,7 @@ def _forget(text: str, subject: str) -> Retraction | None:
         # saved"): the thing is the speaker's own. Not "forget my keys, I found them".
         keep_nothing = _KEEP_NOTHING.search(text) is not None
         cue = "forget|delete|erase|remove" if keep_nothing else "forget|erase"
-        asked = "" if keep_nothing else rf"(?:please\s+|pls\s+|{_ASKED}(?:please\s+)?)"
+        asked = "" if keep_nothing else rf"(?:please\s+|pls\s+|{CAN_YOU}(?:please\s+)?)"
         found = re.search(
             rf"(?:^|[.;:!?,]\s*)(?:(?:please|pls|oh|so|also|and)[,\s]+)*{asked}"
             rf"(?:(?P<cue>{cue})\s+(?P<rest>{_mine(subject)}\s.+)|"
@@ -1083,14 +1081,13 @@ def _forget(text: str, subject: str) -> Retraction | None:
         # diagnosis" (not "forget the dishes, I'll do them later").
         found = re.search(
             rf"(?:^|[.;:!?,]\s*)(?:(?:oh|so|also|and|hey|ok(?:ay)?)[,\s]+)*(?:please\s+|pls\s+|"
-            rf"{_ASKED}(?:please\s+)?)(?P<cue>forget|erase|delete|remove)\s+(?:about\s+)?"
+            rf"{CAN_YOU}(?:please\s+)?)(?P<cue>forget|erase|delete|remove)\s+(?:about\s+)?"
             r"(?P<rest>the\s.+)",
             text,
             re.IGNORECASE,
         )
-    said = found.group("rest") if found is not None else None
-    if found is not None and "rest3" in found.re.groupindex and said is None:
-        said = found.group("rest3")
+    groups = found.groupdict() if found is not None else {}
+    said = groups.get("rest") or groups.get("rest3")
     if said is None or _FOR_NOW.search(said):
         return None
     rest = re.sub(
@@ -1106,7 +1103,6 @@ def _forget(text: str, subject: str) -> Retraction | None:
     owner = re.match(rf"{_mine(subject)}\s+(?P<who>[\w-]+)'s\s", rest, re.IGNORECASE)
     if owner and lemma(fold(owner.group("who"))) in _PEOPLE:
         content = f"{owner.group('who').lower()} {content}"
-    groups = found.groupdict() if found is not None else {}
     cue = (groups.get("cue") or groups.get("cue3") or f"don't {groups.get('cue2')}").lower()
     # Not "being vegetarian", "going bankrupt": a doing said alone is the speaker's.
     first = said.split()[0] if said.split() else ""
@@ -1681,10 +1677,15 @@ def _kin_words(a: str, b: str) -> bool:
     "pharmacist", "bakery" and "baker", "nursing" and "nurse"."""
     if lemma(a) == lemma(b):
         return True
-    common = next(
+    common = _common_start(a, b)
+    return common >= 5 and common >= min(len(a), len(b)) - 2
+
+
+def _common_start(a: str, b: str) -> int:
+    """How many letters two words share from their start."""
+    return next(
         (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
     )
-    return common >= 5 and common >= min(len(a), len(b)) - 2
 
 
 def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
@@ -2207,12 +2208,9 @@ def _formed_alike(a: str, b: str) -> bool:
     of four letters or more ("failure", "failing"), the shorter's stem starting the
     longer ("bake", "bakery"), or a compound ("sailboat", "boat")."""
     short, long = sorted((a, b), key=len)
-    common = next(
-        (i for i, (x, y) in enumerate(zip(short, long, strict=False)) if x != y), len(short)
-    )
     stem = short[:-1] if short.endswith("e") else short
     return (
-        common >= 4
+        _common_start(short, long) >= 4
         or (len(stem) >= 3 and long.startswith(stem))
         or (len(short) >= 4 and long.endswith(short))
     )

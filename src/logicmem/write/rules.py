@@ -451,18 +451,20 @@ _REMEMBER = re.compile(
 _ASKS_TO_REMEMBER = re.compile(r"^(?i:can|could|would|will|remember|please\s+remember|remind)\b")
 # "Can you forget that I told you about the divorce?" asks nothing: it is a request, kept
 # as a statement so that the write path closes what it names (``retract``).
-_ASKS_TO_FORGET = re.compile(
-    r"^(?i:(?:(?:can|could|would|will)\s+(?:you|u)\s+)(?:please\s+)?(?:forget|disregard|delete|"
-    r"erase|remove|ignore)\s+(?:that|what|the|everything|all|anything|my|about|I)\b)"
+_FORGET_WHAT = (
+    r"(?:forget|disregard|delete|erase|remove|ignore)\s+"
+    r"(?:that|what|the|everything|all|anything|my|about|I)\b"
 )
+# A request put to the assistant: "can you", "could u".
+CAN_YOU = r"(?:can|could|would|will)\s+(?:you|u)\s+"
+_ASKS_TO_FORGET = re.compile(rf"^(?i:{CAN_YOU}(?:please\s+)?{_FORGET_WHAT})")
 
 # A request to forget, however short, is kept, so that the write path closes what it
 # names ("delete the DUI thing").
 _TO_FORGET = re.compile(
     r"^(?i:(?:(?:please|pls|oh|so|hey|ok(?:ay)?|also|and)[,\s]+)*"
-    r"(?:(?:can|could|would|will)\s+(?:you|u)\s+)?(?:please\s+)?"
-    r"(?:(?:forget|disregard|delete|erase|remove|ignore)\s+(?:that|what|the|everything|all|"
-    r"anything|my|about|I)\b|(?:don't|do not|never)\s+(?:remember|store|save|keep|record)\b))"
+    rf"(?:{CAN_YOU})?(?:please\s+)?"
+    rf"(?:{_FORGET_WHAT}|(?:don't|do not|never)\s+(?:remember|store|save|keep|record)\b))"
 )
 
 
