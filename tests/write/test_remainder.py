@@ -100,6 +100,9 @@ def test_a_list_keeps_the_things_an_ending_does_not_end() -> None:
     assert rest(said, "Maya", ends("penicillin")) == "Maya is allergic to sulfa drugs."
     said = "Maya takes metformin and lisinopril every day."
     assert rest(said, "Maya", ends("metformin")) == "Maya takes lisinopril every day."
+    # The user among those named is no list of things: one household, ended whole.
+    said = "Maya's dad lives with Maya and family since his fall."
+    assert rest(said, "Maya", ends("Maya ")) is None
     # Every thing of the list ended, or none alone: the whole memory ends.
     assert rest(said, "Maya", lambda clause: True) is None
     assert rest(said, "Maya", lambda clause: "and" in clause) is None

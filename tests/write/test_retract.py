@@ -744,6 +744,18 @@ def test_what_a_parting_leaves_told_of_a_memory() -> None:
     assert parted(parting, lives, "Maya") == "Maya lives in Chicago."
     # Another ending leaves the memory as it was.
     assert parted(detect("Maya quit smoking.", "Maya"), lives, "Maya") == lives
+    # Living together ends with the parting: where stays, the living with them does not.
+    together = "Maya's husband Tom and Maya live together in Denver."
+    assert parted(parting, together, "Maya") == "Maya lives in Denver."
+    # Nothing but the living with them: it ends whole, no "Maya lives." is left.
+    for alone in (
+        "Maya lives with Maya's husband Tom.",
+        "Maya and Maya's husband Tom live together.",
+        "Maya lives with Maya's husband Tom and his cat.",
+    ):
+        assert parted(parting, alone, "Maya") == alone
+    both = "Maya's husband Tom and Maya live together. Maya works at a bakery."
+    assert parted(parting, both, "Maya") == "Maya works at a bakery."
 
 
 def test_the_retracted_content_must_be_the_fact_itself() -> None:
@@ -1337,6 +1349,35 @@ def test_an_ending_of_one_of_two_verbs_keeps_the_other(mem: Memory) -> None:
     mem.add("I quit smoking.", user_id="maya", timestamp="2026-06-01")
     assert mem.get(both.id, user_id="maya").status == "superseded"
     assert "maya drinks coffee every morning." in {m.text for m in mem.get_all(user_id="maya")}
+
+
+@pytest.mark.slow
+def test_living_together_ends_whole_with_a_parting(mem: Memory) -> None:
+    # The partner named alone was kept: "Tom and maya live together" stayed current.
+    home = _said(mem, "My boyfriend Tom and I live together.", "2026-01-05")
+    mem.add("Tom and I broke up and he moved out.", user_id="maya", timestamp="2026-06-01")
+    assert mem.get(home.id, user_id="maya").status == "superseded"
+    assert not [m.text for m in mem.get_all(user_id="maya") if "together" in m.text]
+
+
+@pytest.mark.slow
+def test_a_household_the_user_is_part_of_ends_whole(mem: Memory) -> None:
+    # "with Maya and family" was read as a list of two, and "lives with family" stayed.
+    [home] = mem.add(
+        "My dad lives with us since his fall.", user_id="Maya", timestamp="2026-01-05"
+    ).added
+    mem.add("Dad moved into assisted living in March.", user_id="Maya", timestamp="2026-06-01")
+    assert mem.get(home.id, user_id="Maya").status == "superseded"
+    assert [m.text for m in mem.get_all(user_id="Maya") if "lives with" in m.text] == []
+
+
+@pytest.mark.slow
+def test_quitting_one_activity_keeps_the_other_said_with_do(mem: Memory) -> None:
+    # "… and swim on Fridays" was left unconjugated, so quitting yoga closed the swimming.
+    both = _said(mem, "I do yoga on Mondays and swim on Fridays.", "2026-01-05")
+    mem.add("I quit yoga.", user_id="maya", timestamp="2026-06-01")
+    assert mem.get(both.id, user_id="maya").status == "superseded"
+    assert "maya swims on Fridays." in {m.text for m in mem.get_all(user_id="maya")}
 
 
 @pytest.mark.slow

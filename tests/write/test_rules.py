@@ -128,6 +128,12 @@ def test_third_person_spells_out_what_we_contract(said: str, written: str) -> No
         # After a verb alone, a verb before any word ("drink" is often a noun).
         ("I smoke and drink coffee every morning.", "Maya smokes and drinks coffee every morning."),
         ("I cook and volunteer weekends.", "Maya cooks and volunteers weekends."),
+        # "do" as the verb itself, not the auxiliary before a verb.
+        (
+            "I do yoga on Mondays and swim on Fridays.",
+            "Maya does yoga on Mondays and swims on Fridays.",
+        ),
+        ("I do eat meat and drink wine.", "Maya does eat meat and drink wine."),
         (
             "I work from home and go into the office on fridays",
             "Maya works from home and goes into the office on fridays",
@@ -598,6 +604,12 @@ def test_slots_detect_changes_of_single_valued_facts() -> None:
     assert conflicts("Maya moved to Denver.", "Maya lives in Boston.") == ["residence"]
     assert conflicts("Maya lives in Boston now.", "Maya lives in Boston.") == []
     assert conflicts("Maya works at Acme.", "Maya lives in Boston.") == []
+    # A month or a day is no town: "moved in May" tells when, not where.
+    assert slots_of("Maya and family moved in May.") == {}
+    assert slots_of("Maya's dad moved into assisted living in March.") == {
+        "household": "assisted living"
+    }
+    assert conflicts("Maya moved to Denver on Friday.", "Maya lives in Boston.") == ["residence"]
     # A flat is no town: its kind of home (since 2026-12-06), not a residence.
     assert slots_of("Maya lives in a small flat") == {"dwelling": "small flat"}
     # "We live in Denver" is written "Maya and family live in Denver".

@@ -212,10 +212,23 @@ _AND_NEGATION = re.compile(
 # and run a mile", "I don't drink and drive", "lets me paint and share it"), and only a
 # verb of this list with an object or a place after it, so that a noun after "and" ("I
 # love my family and work") is left alone.
+# The verbs read after "and" (below): after a verb of those alone ("I smoke and drink
+# coffee", "I cook and volunteer weekends"), the word after "and" is a verb, whatever follows.
+_VERBS = (
+    "have|use|take|wear|eat|own|carry|follow|teach|raise|manage|need|keep|avoid|prefer|want|"
+    "like|hate|enjoy|live|drive|work|rent|run|ride|coach|play|pay|cook|commute|care|volunteer|"
+    "walk|swim|hike|train|study|love|spend|save|drink|smoke|go|get|see|visit|sleep|wake|stay|"
+    "write|cycle|bike|host|share|help"
+)
+# "do" before a verb is the auxiliary ("I do eat meat and drink wine": both bare); before
+# anything else it is the verb itself ("I do yoga on Mondays and swim on Fridays").
+_DO_AUX = rf"do(?=\s+(?:not|really|still|also|think|know|believe|feel|hope|mean|{_VERBS})\b)"
 _AND_VERB = re.compile(
     r"((?<!\band\s)\bI(?:'m|'ve)?\s"
     r"(?:(?!\b(?:I|he|she|they|we|you|it|there|who|that|which|to|can|could|will|would|"
-    r"should|might|must|may|shall|do|don't|dont|did|didn't|not|'ll|'d|gonna|wanna|gotta|"
+    r"should|might|must|may|shall|"
+    + _DO_AUX
+    + r"|don't|dont|did|didn't|not|'ll|'d|gonna|wanna|gotta|"
     r"me|us|him|them)\b)[^.;:!?,])*?"
     r",?\s+and\s+)(?:"
     # Verbs that are seldom nouns, before any word: "and take metformin".
@@ -229,14 +242,6 @@ _AND_VERB = re.compile(
     r"host|share|help)"
     r"(?=\s+(?:a|an|the|my|our|his|her|their|its|it|them|to|in|at|on|from|for|with|every|each|"
     r"some|no|two|three|four|into|out|up|back|home|off|over|around|by|\d)\b))"
-)
-# After a verb of those alone ("I smoke and drink coffee", "I cook and volunteer weekends"),
-# the word after "and" is a verb, whatever follows.
-_VERBS = (
-    "have|use|take|wear|eat|own|carry|follow|teach|raise|manage|need|keep|avoid|prefer|want|"
-    "like|hate|enjoy|live|drive|work|rent|run|ride|coach|play|pay|cook|commute|care|volunteer|"
-    "walk|swim|hike|train|study|love|spend|save|drink|smoke|go|get|see|visit|sleep|wake|stay|"
-    "write|cycle|bike|host|share|help"
 )
 _AND_BARE_VERB = re.compile(rf"(\bI\s(?:{_VERBS})\s+and\s+)({_VERBS})(?=\s+\w|\s*[.!?,;]|$)")
 

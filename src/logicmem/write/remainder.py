@@ -290,7 +290,7 @@ def rest(text: str, name: str, ends: Callable[[str], bool]) -> str | None:
         gone = _follows_an_end(memory.clauses, ended, i)
         said = part.text
         if not gone and ends(memory.lead + part.text):
-            left = _listed_left(part.text, lambda t: ends(memory.lead + t))
+            left = _listed_left(part.text, name, lambda t: ends(memory.lead + t))
             gone, said, fewer = left is None, left or said, fewer or left is not None
         ended.append(gone)
         texts.append(said)
@@ -316,15 +316,16 @@ _LIST = re.compile(
 )
 
 
-def _listed_left(clause: str, ends: Callable[[str], bool]) -> str | None:
+def _listed_left(clause: str, name: str, ends: Callable[[str], bool]) -> str | None:
     """``clause`` with only the things of its list that ``ends`` does not end, each read
     in the clause alone; None when it lists nothing, or ``ends`` ends all of them or
-    none alone."""
+    none alone. People with ``name`` among them are no list of things: "lives with Maya
+    and family" is the one household the user is part of."""
     found = _LIST.match(clause)
     if found is None:
         return None
     items = [i for i in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", found["items"]) if i]
-    if len(items) < 2:
+    if len(items) < 2 or (name and name.lower() in {i.lower() for i in items}):
         return None
     head, tail = found["head"], found["tail"]
     gone = [ends(f"{head}{item}{tail}") for item in items]

@@ -58,7 +58,14 @@ from logicmem.routes.visible.kb import drug_classes, drug_kinds, drug_names, med
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form, word_set
 from logicmem.types import MemoryEntry
 from logicmem.write.person import MEMBER_WORDS
-from logicmem.write.rules import CAN_YOU, STOPWORDS, asserted, own_words, without_hints
+from logicmem.write.rules import (
+    CAN_YOU,
+    STOPWORDS,
+    asserted,
+    own_words,
+    split_sentences,
+    without_hints,
+)
 from logicmem.write.supersede import OCCUPATIONS, slots_of
 
 MIN_SIMILARITY = 0.45  # cosine(content, fact predicate) for an ending or a negation
@@ -532,10 +539,22 @@ def parted(retraction: Retraction | None, fact: str, subject: str) -> str:
     lives in Chicago."). Any other ``retraction`` leaves ``fact`` as it is."""
     if retraction is None or retraction.cue != PARTED or not retraction.content[:1].isupper():
         return fact
-    mine = rf"{re.escape(subject)}'s\s+(?:{_PARTNER_WORDS}),?\s+"
+    me = re.escape(subject)
+    mine = rf"{me}'s\s+(?:{_PARTNER_WORDS}),?\s+"
     who = re.escape(retraction.content)
-    fact = re.sub(rf",?\s+(?:together\s+)?with\s+{mine}{who}\b,?", "", fact, flags=re.I)
-    return re.sub(rf"\b{mine}({who})\b,?", r"\1", fact, flags=re.IGNORECASE)
+    flags = re.IGNORECASE
+    with_them = rf",?\s+(?:together\s+)?with\s+{mine}{who}\b(?:\s+and\s+(?:his|her|their)\s+\w+)?,?"
+    told = re.sub(with_them, "", fact, flags=flags)
+    # "Maya's boyfriend Sam and Maya live together in Austin" -> "Maya lives in Austin".
+    both = rf"(?:{mine}{who}\s+and\s+{me}|{me}\s+and\s+{mine}{who})\s+live\s+(?:together\b\s*)?"
+    told = re.sub(both + r"(?=in\s+[A-Z])", f"{subject} lives ", told, flags=flags)
+    told = re.sub(both + r"[^.;!?]*[.;!?]?", "", told, flags=flags)
+    told = re.sub(rf"\b{mine}({who})\b,?", r"\1", told, flags=flags)
+    # Living said of no one left ("Maya lives."): it ended with the parting.
+    kept = [
+        s for s in split_sentences(told) if not re.fullmatch(rf"{me}\s+lives?[.!?]?", s.strip())
+    ]
+    return " ".join(kept) if kept else fact
 
 
 def _partner_told(retraction: Retraction, fact: str) -> bool:

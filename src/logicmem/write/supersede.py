@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, word_set
 from logicmem.write.novelty import VALUE_KINDS, Token, stem, tokens
 from logicmem.write.person import MEMBER_WORDS
-from logicmem.write.rules import asserted, own_words, reported
+from logicmem.write.rules import MONTHS, WEEKDAYS, asserted, own_words, reported
 
 _FUNCTION = (
     r"(?:the|a|an|to|and|or|but|at|for|in|of|on|with|by|from|since|until|before|after|"
@@ -33,6 +33,8 @@ _ORDINAL_WORDS = (
 # Places and employers are proper names: "lives in a flat" fills no residence (the kind of
 # home is a slot of its own, "dwelling").
 _VALUE = r"(?P<v>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
+# A date is no place: "moved in May", "assisted living in March".
+_NO_DATE = r"(?!(?i:" + "|".join((*MONTHS, *WEEKDAYS)) + r")\b)"
 # The words for a job held ("is a nurse at ...").
 OCCUPATIONS = (
     "nurse doctor physician surgeon dentist pharmacist therapist physiotherapist paramedic "
@@ -65,7 +67,9 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             # a home in a town: "moved to my own place in Brooklyn" (the town), never the
             # owner's name ("moved to Maya's own place")
             r"(?:(?:my|our|his|her|their|[A-Z][\w-]*'s)\s+(?:own\s+|new\s+)*"
-            r"(?:place|apartment|house|flat|condo|home)\s+in\s+)?(?![A-Z][\w-]*'s\b)" + _VALUE
+            r"(?:place|apartment|house|flat|condo|home)\s+in\s+)?(?![A-Z][\w-]*'s\b)"
+            + _NO_DATE
+            + _VALUE
         ),
     ),
     (
