@@ -100,6 +100,9 @@ def test_a_list_keeps_the_things_an_ending_does_not_end() -> None:
     assert rest(said, "Maya", ends("penicillin")) == "Maya is allergic to sulfa drugs."
     said = "Maya takes metformin and lisinopril every day."
     assert rest(said, "Maya", ends("metformin")) == "Maya takes lisinopril every day."
+    # Names before the head noun they share: each is a thing of that kind.
+    said = "Maya has a Spotify and a Netflix subscription."
+    assert rest(said, "Maya", ends("Spotify")) == "Maya has a Netflix subscription."
     # The user among those named is no list of things: one household, ended whole.
     said = "Maya's dad lives with Maya and family since his fall."
     assert rest(said, "Maya", ends("Maya ")) is None

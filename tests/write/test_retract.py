@@ -149,6 +149,13 @@ from logicmem.write.retract import (
         ("Maya's doctor discontinued Maya's metformin last week.", "ending", "metformin"),
         # An age reached by someone named.
         ("Maya said: Zoe turned 8 last week.", "change", "Zoe 8"),
+        # A title's full stop ends no content; a purpose ends it.
+        ("Maya stopped seeing Dr. Okafor last spring.", "ending", "seeing Dr. Okafor"),
+        ("Maya cancelled Spotify to save money.", "ending", "Spotify"),
+        # A plan called off, said of the plan.
+        ("The camping trip is off, Maya hurt her back.", "ending", "camping trip"),
+        ("Maya's move to Portland got cancelled.", "ending", "move to Portland"),
+        ("Maya called off the wedding.", "ending", "wedding"),
     ],
 )
 def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
@@ -219,6 +226,8 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya's heart has finally healed after the breakup.",  # no injury
         "Maya's coach stopped the game.",  # no drug, no prescriber
         "The doctor stopped the appointment early.",
+        "The TV is off, Maya is reading instead.",  # no plan
+        "Maya is off work on Friday.",
     ],
 )
 def test_statements_that_end_nothing(text: str) -> None:
@@ -735,6 +744,24 @@ def test_a_parting_ends_the_facts_that_tell_the_partner_as_one() -> None:
     assert _ends(parting, "Maya lives in Chicago with Maya's husband Tom.")
     assert not _ends(parting, "Maya plays tennis with Tom.")
     assert not _ends(parting, "Maya's sister's husband Tom is a teacher.")
+
+
+def test_a_service_cancelled_and_someone_no_longer_seen() -> None:
+    assert _ends("Maya cancelled Spotify.", "Maya has a Spotify subscription.")
+    assert _ends("Maya quit the gym.", "Maya has a gym membership.")
+    assert not _ends("Maya cancelled Spotify.", "Maya listens to Spotify playlists.")
+    seen = "Maya stopped seeing Dr. Okafor."
+    assert _ends(seen, "Maya has a monthly session with Maya's therapist, Dr. Okafor.")
+    assert _ends(seen, "Maya has a call with Dr. Okafor every Tuesday.")
+    assert not _ends(seen, "Dr. Okafor diagnosed Maya with asthma.")  # no meeting
+    assert not _ends("Maya stopped seeing Tom.", "Maya went hiking with Tom last week.")
+
+
+def test_a_plan_called_off_ends_the_plan_not_one_carried_out() -> None:
+    off = "The camping trip is off, Maya hurt her back."
+    assert _ends(off, "Maya is planning a camping trip in July.")
+    assert not _ends(off, "Maya went on a camping trip in 2019.")
+    assert not _ends(off, "Maya's sister is planning a camping trip.")  # not Maya's
 
 
 def test_what_a_parting_leaves_told_of_a_memory() -> None:
@@ -1369,6 +1396,17 @@ def test_a_household_the_user_is_part_of_ends_whole(mem: Memory) -> None:
     mem.add("Dad moved into assisted living in March.", user_id="Maya", timestamp="2026-06-01")
     assert mem.get(home.id, user_id="Maya").status == "superseded"
     assert [m.text for m in mem.get_all(user_id="Maya") if "lives with" in m.text] == []
+
+
+@pytest.mark.slow
+def test_a_plan_called_off_and_a_service_cancelled_close(mem: Memory) -> None:
+    plan = _said(mem, "I'm training for the Boston marathon in April.", "2026-01-05")
+    services = _said(mem, "I have a Spotify and a Netflix subscription.", "2026-01-05")
+    mem.add("I sprained my ankle so the marathon is off.", user_id="maya", timestamp="2026-03-01")
+    mem.add("I cancelled Spotify to save money.", user_id="maya", timestamp="2026-03-02")
+    for fact in (plan, services):
+        assert mem.get(fact.id, user_id="maya").status == "superseded"
+    assert "maya has a Netflix subscription." in {m.text for m in mem.get_all(user_id="maya")}
 
 
 @pytest.mark.slow

@@ -328,6 +328,11 @@ def _listed_left(clause: str, name: str, ends: Callable[[str], bool]) -> str | N
     if len(items) < 2 or (name and name.lower() in {i.lower() for i in items}):
         return None
     head, tail = found["head"], found["tail"]
+    # "a Netflix and a Hulu subscription": names before a head noun they share.
+    *before, last = items
+    shared = re.fullmatch(r"(?:an?|the)\s+[A-Z][\w'-]*\s+([a-z][\w-]*)", last)
+    if shared and all(re.fullmatch(r"(?:an?|the)\s+[A-Z][\w'-]*", i) for i in before):
+        items = [f"{i} {shared.group(1)}" for i in before] + [last]
     gone = [ends(f"{head}{item}{tail}") for item in items]
     if all(gone) or not any(gone):
         return None

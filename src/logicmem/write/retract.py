@@ -138,6 +138,7 @@ _ENDING = (
     r"tapered off|broke up with|broken up with|split up with|divorced|retired from|"
     r"resigned from|stepped down from|dropped out of|withdrew from|graduated from|"
     r"gave away|given away|rehomed|re-homed|got rid of|gotten rid of|ditched|cancell?ed|"
+    r"called off|"
     # Done because it had to be: "we had to rehome Pixel" (not "have to", still ahead).
     r"had to (?:rehome|re-home|give away|give up|sell|cancel|quit|stop)|"
     # What is undergone ends when finished: a course of a drug, a treatment. Not "finished
@@ -307,9 +308,18 @@ _FOR_NOW = re.compile(
     re.IGNORECASE,
 )
 # Where a content phrase ends: punctuation, a new clause, or when it happened.
+# A title's full stop ends no content ("stopped seeing Dr. Lee"); a purpose after "to"
+# ends it ("cancelled Netflix to save money").
+_TITLE = "".join(rf"(?<!\b{t})" for t in ("Dr", "Mr", "Mrs", "Ms", "St", "Prof", "Jr", "Sr"))
+_PURPOSE = (
+    r"to (?:save|cut|spend|focus|free|make|get|have|be|help|pay|lose|stay|keep|avoid|afford|"
+    r"reduce|try|give|see)"
+)
 _CONTENT_END = re.compile(
-    r"\s*(?:\.(?!\d)|,(?!\d{3})|[;:!?()\u2013\u2014]|\s-\s|\b(?:because|since|so|but|and|or|"
-    r"after|before|lol|haha|lmao|btw|please|pls|thanks|"
+    r"\s*(?:"
+    + _TITLE
+    + r"\.(?!\d)|,(?!\d{3})|[;:!?()\u2013\u2014]|\s-\s|\b(?:because|since|so|but|and|or|"
+    r"after|before|lol|haha|lmao|btw|please|pls|thanks|" + _PURPOSE + r"|"
     r"when|while|which|who|until|last|this|next|ago|yesterday|today|tonight|recently|"
     r"earlier|lately|any\s?more|after all|for (?:good|now|years|months|weeks|a|the|\d+|"
     r"two|three|several|some)|(?:in|on|back in) (?:\d{4}|january|february|march|april|may|"
@@ -447,7 +457,7 @@ def detect(text: str, subject: str) -> Retraction | None:
         return death
     # In chat the speaker goes unsaid: "Stopped coffee, it wrecks my sleep."
     unsaid = r"(?:^|[.;:!?]\s+)(?:(?:so|well|finally|officially)[,\s]+)?"
-    parting = _split_up(text, subject)
+    parting = _split_up(text, subject) or _called_off(text, subject)
     if parting is not None:
         return parting
     leads = [(lead, ""), *_member_leads(text, subject), (unsaid, ""), *_name_leads(text, subject)]
@@ -506,6 +516,36 @@ _PARTED = (
     r"(?P<cue>broke up|split up|separated|got divorced|divorced|getting divorced)\b"
     r"(?!\s+(?:the|a|an|our|my|their|his|her|its|into)\b)"
 )
+
+
+# Plans that are called off: "the trip is off", "our wedding got cancelled".
+CALLED_OFF = "called off"
+_PLANS = (
+    r"trip|vacation|holiday|wedding|marathon|race|party|move|surgery|operation|procedure|"
+    r"visit|cruise|honeymoon|reunion|tour|camp|retreat|conference|tournament|competition|"
+    r"concert|show|deal|sale|closing|plans?|engagement|adoption|renovation|remodel"
+)
+_CALLED_OFF = re.compile(
+    rf"{{start}}(?:the|my|our|{{mine}})\s+(?P<what>(?:[\w'-]+\s+){{{{0,2}}}}?(?:{_PLANS})"
+    r"(?:\s+(?:to|in|for|with)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)?)"
+    r"\s+(?:(?:got|was|were|has\s+been|have\s+been|had\s+been|is|are|'s)\s+)"
+    r"(?:now\s+|officially\s+|just\s+|totally\s+)?"
+    r"(?P<cue>cancell?ed|called off|off)(?=\s*(?:[,.;!?]|$)|\s+(?:now|for good|because|since|"
+    r"after|so|and|but)\b)"
+)
+
+
+def _called_off(text: str, subject: str) -> Retraction | None:
+    """A plan of the subject's called off, said of the plan: "the trip to Japan is off",
+    "our wedding got cancelled". Only plans (``_PLANS``): "the TV is off" ends nothing."""
+    pattern = _CALLED_OFF.pattern.format(start=_CLAUSE_START, mine=f"{re.escape(subject)}'s")
+    found = re.search(pattern, text, re.IGNORECASE)
+    if found is None:
+        return None
+    content = _cut(found.group("what"))
+    if not content or len(content_lemmas(content, subject)) > MAX_ENDED_WORDS:
+        return None
+    return Retraction("ending", CALLED_OFF, content)
 
 
 def _split_up(text: str, subject: str) -> Retraction | None:
@@ -1471,6 +1511,8 @@ def _current(fact: str, subject: str) -> bool:
 _DOING_WORDS = (
     "lessons classes practice diet regimen routine medication meds pills tablets treatment "
     "therapy sessions habit team club league squad "
+    # The service is the thing: "cancelled Hulu" ends "has a Hulu subscription".
+    "subscription membership account service pass contract "
     # The device is the thing: "doesn't need the CPAP" ends "uses a CPAP machine".
     "machine device mask pump monitor meter"
 )
@@ -1732,6 +1774,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return False  # stopping a drug (or giving up a food) is no end of an allergy to it
     if retraction.cue == HEALED and not _INJURED.search(fact):
         return False  # a part healed ends only an injury of it
+    if retraction.cue == CALLED_OFF and not _current(fact, subject):
+        return False  # a plan called off, not one carried out before ("had surgery in 2019")
     if retraction.cue == SWITCHED_TO:
         return _same_kind_of_drug(retraction, fact) and _current(fact, subject)
     if retraction.cue == ACQUIRED:
@@ -1767,7 +1811,7 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     have |= {v for w in have if w.endswith("er") for v in _doer(w)}  # "a smoker" smokes
     if set(wanted) & _LIGHT and (have & _LIGHT or valued or re.search(r"\bon\s+\w", fact)):
         wanted = tuple(w for w in wanted if w not in _LIGHT) or wanted
-    if set(wanted) & _ATTEND and have & _ATTEND:
+    if set(wanted) & _ATTEND and (have & _ATTEND or _met(retraction.content, fact, subject)):
         wanted = tuple(w for w in wanted if w not in _ATTEND) or wanted  # "going to therapy"
     if set(wanted) & _JOB and "work" in have:
         wanted = tuple(w for w in wanted if w not in _JOB) or wanted  # "quit the bakery job"
@@ -1819,6 +1863,23 @@ def _own_part(fact: str, subject: str) -> str | None:
 _LIGHT = frozenset(["need", "use", "take", "wear"])
 # Ways of attending one thing: "stopped going to therapy" ends "sees a therapist".
 _ATTEND = frozenset(lemma(w) for w in ("go", "see", "visit", "attend"))
+# Someone seen, by name: "stopped seeing Dr. Lee".
+_SEEN = re.compile(
+    r"(?:seeing|visiting)\s+(?P<who>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+)
+
+
+def _met(content: str, fact: str, subject: str) -> bool:
+    """Whether ``content`` ("seeing Dr. Lee") names someone ``fact`` says the subject meets
+    or has as theirs ("a weekly call with Dr. Lee", "Maya's therapist, Dr. Lee")."""
+    found = _SEEN.fullmatch(content)
+    if found is None:
+        return False
+    who = re.escape(found["who"])
+    named = re.search(rf"\b(?:with|{re.escape(subject)}'s\s+\w+,?)\s+{who}\b", fact)
+    return named is not None and _current(fact, subject)  # not "went hiking with Tom"
+
+
 # A job is where one works: "quit the bakery job" ends "works at the bakery".
 _JOB = frozenset(lemma(w) for w in ("job", "gig", "jobs"))
 # A condition said as an adjective is the condition: "allergic to milk", "milk allergy".
@@ -2146,7 +2207,7 @@ def retracted(
     floor = MIN_FORGET_SIMILARITY if retraction.kind == "forget" else MIN_SIMILARITY
     if _named(retraction.content) or job_ending(retraction) is not None:
         floor = -1.0  # a name has no meaning to compare, nor a job left with the job held
-    if retraction.cue in (TOLERATES, SWITCHED_TO, ACQUIRED, "paid off", "paid back"):
+    if retraction.cue in (TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, "paid off", "paid back"):
         floor = -1.0  # the food, in a fact that avoids it (``lexical_match``): a bare word
         # is far from the sentence that states the allergy ("eggs": "avoids eggs because
         # ..."); or a drug of the kind switched to, which names another
