@@ -609,6 +609,11 @@ def test_someone_who_moved_out_no_longer_lives_with_the_household() -> None:
     assert not _ends(moved, "Maya's sister Dana lives in Denver.")
     assert not _ends("Maya's son moved out in June.", "Maya's sister Dana lives with Maya.")
     assert detect("Maya moved out.", "Maya") is None  # of where, not said
+    # Why or where to, after "moved out"; a name before its verb is no modifier.
+    gone = "Maya said: Noah moved out to start college in Vermont."
+    assert _ends(gone, "Maya's son Noah lives at home with Maya and family.")
+    assert _ends(gone, "Maya's son Noah lives with Maya and family.")
+    assert not _ends(gone, "Maya's son Noah plays the cello.")
     # Quitting a sport ends playing on its team.
     assert _ends("Maya said: Lily quit soccer.", "Maya's daughter Lily plays on the soccer team.")
 

@@ -54,6 +54,7 @@ from typing import Literal, TypeGuard
 
 import numpy as np
 
+from logicmem.routes.rulemem.facts import verbish
 from logicmem.routes.visible.kb import drug_classes, drug_kinds, drug_names, medicine_names
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form, word_set
 from logicmem.types import MemoryEntry
@@ -840,7 +841,8 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
         return Retraction("ending", "free", found.group("what").lower(), True)
     found = re.search(
         lead + r"(?:\w+\s+(?:a|an|the|her|his|their)\s+\w+\s+and\s+)?(?P<cue>moved out)\b"
-        r"(?!\s+of\b)(?=\s*(?:[,.;!?]|$)|\s+(?:last|this|yesterday|today|on|in|and)\b)",
+        r"(?!\s+of\b)(?=\s*(?:[,.;!?]|$)|\s+(?:last|this|yesterday|today|on|in|and|to|for|after|"
+        r"because|when|so|but|at)\b)",
         text,
         flags,
     )
@@ -1564,9 +1566,17 @@ def _modifier_only(fact: str, head: str, content: set[str], subject: str = "") -
             # "Advil most days"
         if word_form(after) in ("past", "ing"):
             return False  # "a cat named Luna", "a bakery selling bread"
+        if verbish(after) and _named_before(head, after, fact):
+            return False  # "Maya's son Ethan lives at home": a name and its verb
         if _lemma(after) in _DOING:
             return False
     return True
+
+
+def _named_before(head: str, after: str, fact: str) -> bool:
+    """Whether ``fact`` says ``head`` as a name (capitalised) right before ``after``."""
+    name = re.escape(head[:1].upper() + head[1:])
+    return re.search(rf"\b{name}\s+{re.escape(after)}\b", fact) is not None
 
 
 # A household member's words, for a clause opened by one ("my son outgrew ...").

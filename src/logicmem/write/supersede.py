@@ -77,7 +77,7 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         # with Maya and family" -> "moved into assisted living". Not the town (residence).
         "household",
         re.compile(
-            r"\b(?:lives|living|moved in|moving in|stays|staying)\s+with\s+"
+            r"\b(?:lives|living|moved in|moving in|stays|staying)(?:\s+at\s+home)?\s+with\s+"
             r"(?P<with>[A-Z][\w'-]*(?: and family)?)(?![\w'-])"
             r"|\b(?:lives|living)\s+(?P<alone>alone|on (?:his|her|their) own|by (?:himself|"
             r"herself|themselves))\b"
