@@ -156,6 +156,12 @@ from logicmem.write.retract import (
         ("The camping trip is off, Maya hurt her back.", "ending", "camping trip"),
         ("Maya's move to Portland got cancelled.", "ending", "move to Portland"),
         ("Maya called off the wedding.", "ending", "wedding"),
+        # A group ended, sobriety, a return to work, a thing let lapse, a pet gone.
+        ("Maya said: The choir disbanded in June.", "ending", "choir"),
+        ("Maya has been sober since New Year's.", "ending", "alcohol"),
+        ("Maya is finally back at work after the surgery.", "ending", "leave"),
+        ("Maya let Maya's library card expire.", "ending", "library card"),
+        ("Maya's dog Pepper ran off and never came back.", "death", "Pepper"),
     ],
 )
 def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
@@ -228,6 +234,9 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "The doctor stopped the appointment early.",
         "The TV is off, Maya is reading instead.",  # no plan
         "Maya is off work on Friday.",
+        "Maya is sober curious lately.",
+        "Maya was sober at the wedding.",
+        "Maya let the kids stay up late.",
     ],
 )
 def test_statements_that_end_nothing(text: str) -> None:
@@ -767,6 +776,27 @@ def test_a_plan_called_off_ends_the_plan_not_one_carried_out() -> None:
     assert _ends(off, "Maya is planning a camping trip in July.")
     assert not _ends(off, "Maya went on a camping trip in 2019.")
     assert not _ends(off, "Maya's sister is planning a camping trip.")  # not Maya's
+
+
+def test_sober_and_back_at_work_end_only_their_own_kind_of_fact() -> None:
+    sober = "Maya has been sober for a year."
+    assert _ends(sober, "Maya drinks two beers most nights.")
+    assert not _ends(sober, "Maya drinks oat milk every morning.")  # no alcohol
+    assert not _ends(sober, "Maya's brother drinks a lot of beer.")  # not Maya's
+    assert not _ends(sober, "Maya used to drink a lot of wine.")  # told as the past
+    assert _ends("Maya's brother has been sober for a year.", "Maya's brother drinks beer.")
+    assert not _ends("Maya's brother has been sober for a year.", "Maya drinks wine.")
+    back = "Maya is back at work this week."
+    assert _ends(back, "Maya is on medical leave until March.")
+    assert _ends(back, "Maya is unemployed and looking.")
+    assert not _ends(back, "Maya's husband is on paternity leave.")
+    assert not _ends(back, "Maya was unemployed for a year in 2015.")
+
+
+def test_a_pet_that_never_came_back_ends_its_facts_not_a_persons() -> None:
+    gone = "Maya said: Pepper got out and never came back."
+    assert _ends(gone, "Maya's cat Pepper is 6.")
+    assert not _ends(gone, "Maya's friend Pepper works at the bakery.")  # no pet
 
 
 def test_what_a_parting_leaves_told_of_a_memory() -> None:
@@ -1412,6 +1442,16 @@ def test_a_plan_called_off_and_a_service_cancelled_close(mem: Memory) -> None:
     for fact in (plan, services):
         assert mem.get(fact.id, user_id="maya").status == "superseded"
     assert "maya has a Netflix subscription." in {m.text for m in mem.get_all(user_id="maya")}
+
+
+@pytest.mark.slow
+def test_a_band_broken_up_and_a_membership_let_lapse_close(mem: Memory) -> None:
+    band = _said(mem, "I play drums in a jazz band on Thursdays.", "2026-01-05")
+    gym = _said(mem, "I have a membership at the climbing gym.", "2026-01-05")
+    mem.add("Sadly the band broke up last month.", user_id="maya", timestamp="2026-03-01")
+    mem.add("I let my climbing gym membership lapse.", user_id="maya", timestamp="2026-03-02")
+    for fact in (band, gym):
+        assert mem.get(fact.id, user_id="maya").status == "superseded"
 
 
 @pytest.mark.slow

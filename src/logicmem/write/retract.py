@@ -291,6 +291,7 @@ _PETS = (
     "dog|cat|puppy|kitten|hamster|rabbit|bunny|parrot|bird|budgie|fish|horse|pony|"
     "guinea pig|turtle|tortoise|lizard|snake|ferret|gerbil|rat|mouse"
 )
+NEVER_BACK = "never came back|never came home"
 _DIED = r"passed away|passed on|died|was put down|was put to sleep|crossed the rainbow bridge"
 _LOST = r"lost|put down|put to sleep|said goodbye to|had to say goodbye to|buried"
 # What says that a value holds from now on.
@@ -392,7 +393,7 @@ _CUES = re.compile(
     r"welcomed|delivered|arrived|baby|babies|twins|little one|boy|girl|give|sell|stop|"
     r"miscarr|stillbirth|pregnancy|can|challenge|turns out|turned out|found out|heal|discontinu|"
     r"replaced|traded|these days|as of|sorry|oops|wait|down to|up to|free|bought|adopted|"
-    r"leased|purchased|"
+    r"leased|purchased|sober|let|back|returned|never|disband|folded|dissolved|fell apart|quits|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
 )
@@ -536,11 +537,23 @@ _CALLED_OFF = re.compile(
 )
 
 
+# A group the subject is part of, ended: "the band broke up", "our book club folded".
+_DISBANDED = re.compile(
+    r"{start}(?:the|my|our|{mine})\s+(?P<what>(?:[\w'-]+\s+){{0,2}}?(?:band|choir|club|team|league|"
+    r"group|troupe|quartet|trio|ensemble|crew))\s+(?:(?:has|have|had|just|finally)\s+)*"
+    r"(?P<cue>broke up|split up|disbanded|folded|dissolved|fell apart|called it quits)\b"
+)
+
+
 def _called_off(text: str, subject: str) -> Retraction | None:
     """A plan of the subject's called off, said of the plan: "the trip to Japan is off",
-    "our wedding got cancelled". Only plans (``_PLANS``): "the TV is off" ends nothing."""
-    pattern = _CALLED_OFF.pattern.format(start=_CLAUSE_START, mine=f"{re.escape(subject)}'s")
-    found = re.search(pattern, text, re.IGNORECASE)
+    "our wedding got cancelled"; or a group of theirs ended ("the band broke up"). Only
+    plans (``_PLANS``) and groups: "the TV is off" ends nothing."""
+    mine = f"{re.escape(subject)}'s"
+    start = _CLAUSE_START + r"(?:(?:sadly|unfortunately|so|well|anyway|apparently|also)[,\s]+)?"
+    found = re.search(
+        _CALLED_OFF.pattern.format(start=start, mine=mine), text, re.IGNORECASE
+    ) or re.search(_DISBANDED.pattern.format(start=start, mine=mine), text, re.IGNORECASE)
     if found is None:
         return None
     content = _cut(found.group("what"))
@@ -768,6 +781,21 @@ def _name_leads(text: str, subject: str) -> list[tuple[str, str]]:
 # "Leo passed his egg challenge" (the food challenge an allergist gives). It ends only a
 # fact that states one (``_AVOIDS``): "Leo can eat eggs now" does not end "Leo loves eggs".
 TOLERATES = "can have"
+# Sober: drinking alcohol ended ("has been sober for a year"), not any drink.
+SOBER = "sober"
+_ALCOHOL = re.compile(
+    r"\b(?:alcohol|wine|beers?|liquor|whiske?y|vodka|gin|rum|tequila|bourbon|scotch|cocktails?|"
+    r"booze|margaritas?|sake|hard seltzers?|drinks? (?:a lot|heavily|socially|on weekends)|"
+    r"(?:a|the) drinker|(?:heavy|social) drinker)\b",
+    re.IGNORECASE,
+)
+# Back at work: a leave, or time out of work, ended ("is on maternity leave until April").
+BACK_AT_WORK = "back at work"
+_AWAY_FROM_WORK = re.compile(
+    r"\bon\s+(?:[\w-]+\s+){0,2}?(?:leave|furlough|disability)\b|\b(?:off|out of)\s+work\b|"
+    r"\bfurloughed\b|\bbetween jobs\b|\bunemployed\b",
+    re.IGNORECASE,
+)
 _TOLERATED = (
     r"(?:can\s+(?:finally\s+)?(?:eat|have|drink|tolerate|take)\s+(?P<what>[\w' -]+?)\s+"
     r"(?:now(?!\s+and\s+then)|again|after all)\b"
@@ -830,6 +858,29 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
         if _OFF.search(found.group("cue")) and _NOT_TAKEN.match(content):
             return None  # "came off the phone", "tapered off work"
         return Retraction("ending", _norm(found.group("cue")), content, head.endswith("ing"))
+    found = re.search(
+        lead + r"(?:(?:has|have|had)\s+been\s+|been\s+|(?:is|am|are|'s|'m|'re)\s+)(?:now\s+)?"
+        r"(?:(?:stone[\s-]+cold|completely|fully|officially)\s+)?sober\b(?!\s+(?:up|enough|curious)\b|-curious)",
+        text,
+        flags,
+    )
+    if found is not None:
+        return Retraction("ending", SOBER, "alcohol")  # "I've been sober for three months"
+    found = re.search(
+        lead + r"(?:(?:is|am|are|'s|'m|'re)\s+(?:finally\s+|now\s+)?back\s+(?:at|to)|"
+        r"(?:went|got|came|returned)\s+back\s+to|returned\s+to)\s+work\b",
+        text,
+        flags,
+    )
+    if found is not None:
+        return Retraction("ending", BACK_AT_WORK, "leave")  # "I'm back at work this week"
+    found = re.search(
+        lead + r"let\s+(?P<rest>(?:[\w'-]+\s+){1,4}?)(?P<cue>lapse|expire|run out)\b", text, flags
+    )
+    if found is not None:
+        content = _cut(found.group("rest"))  # "let my gym membership lapse"
+        if content and len(content_lemmas(content, subject)) <= MAX_ENDED_WORDS:
+            return Retraction("ending", "let lapse", content)
     found = re.search(
         lead + r"(?:(?:has|have|had)\s+been\s+|been\s+|(?:is|am|are|'s|'m|'re)\s+)(?:now\s+)?"
         r"(?P<what>smoke|nicotine|vape|alcohol|caffeine|drug)-free\b",
@@ -1248,6 +1299,12 @@ def _death(text: str, subject: str) -> Retraction | None:
         or re.search(rf"\b{speaker}\s+{adverbs}(?P<cue>(?i:{_LOST}))\s+{being}", text)
         or re.search(
             rf"\b{speaker}\s+{adverbs}(?P<cue>(?i:put))\s+{being}\s+(?i:down|to sleep)\b", text
+        )
+        # A pet gone for good: "Ziggy got out and never came back".
+        or re.search(
+            rf"{being}\s+{adverbs}(?i:ran away|ran off|got out|went missing|escaped)\b"
+            rf"[^.;!?]{{0,40}}?\b(?P<cue>(?i:{NEVER_BACK}))\b",
+            text,
         )
     )
     if found is None or re.search(r"(?i:almost|nearly)\s+$", text[: found.start("cue")]):
@@ -1784,6 +1841,13 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return False  # stopping a drug (or giving up a food) is no end of an allergy to it
     if retraction.cue == HEALED and not _INJURED.search(fact):
         return False  # a part healed ends only an injury of it
+    if retraction.cue in (SOBER, BACK_AT_WORK):
+        # Whose: a member the content names ("brother alcohol"), else the subject's own.
+        who = set(wanted) - set(content_lemmas(retraction.content.split()[-1], subject))
+        mine = who <= set(content_lemmas(fact, subject)) if who else _whose(fact, subject) is None
+        away = _ALCOHOL if retraction.cue == SOBER else _AWAY_FROM_WORK
+        was = re.match(r"\s*(?:was|were|used to)\b", predicate(fact, subject), re.IGNORECASE)
+        return mine and away.search(fact) is not None and _current(fact, subject) and not was
     if retraction.cue == CALLED_OFF and not _current(fact, subject):
         return False  # a plan called off, not one carried out before ("had surgery in 2019")
     if retraction.cue == SWITCHED_TO:
@@ -1920,6 +1984,10 @@ def death_match(retraction: Retraction, fact: str, subject: str) -> bool:
     told = _about(fact, subject) or _of_the_named(fact, retraction, subject)
     if not told or not _current(fact, subject) or _DEATH_TOLD.search(fact):
         return False  # a fact that already tells the death is no longer current either way
+    if re.fullmatch(NEVER_BACK, retraction.cue) and not re.search(
+        rf"\b(?:{_PETS})s?\b", fact, re.I
+    ):
+        return False  # only a pet is gone for good when it never came back
     who = retraction.content.lower()
     names = next((group for group in _SAME_KIN if who in group), (who,))
     either = "|".join(map(re.escape, names))
@@ -2217,7 +2285,9 @@ def retracted(
     floor = MIN_FORGET_SIMILARITY if retraction.kind == "forget" else MIN_SIMILARITY
     if _named(retraction.content) or job_ending(retraction) is not None:
         floor = -1.0  # a name has no meaning to compare, nor a job left with the job held
-    if retraction.cue in (TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, "paid off", "paid back"):
+    if retraction.cue in (TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, SOBER, BACK_AT_WORK) or (
+        retraction.cue in ("paid off", "paid back")
+    ):
         floor = -1.0  # the food, in a fact that avoids it (``lexical_match``): a bare word
         # is far from the sentence that states the allergy ("eggs": "avoids eggs because
         # ..."); or a drug of the kind switched to, which names another

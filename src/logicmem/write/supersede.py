@@ -179,6 +179,9 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(?:is|got|became|recently)\s+(?P<v>married|engaged|divorced|separated|single|"
             r"widowed|dating)\b"
+            # "has been dating someone": dating, whoever it is.
+            r"|\b(?:has been|have been|'s been|'ve been|started|is now|began)\s+"
+            r"(?P<dating>dating)\b"
         ),
     ),
     (
@@ -320,6 +323,7 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         said = groups.get("v") or ("eats meat" if groups.get("meat") or groups.get("meat2") else "")
         said = said or ("eats fish" if groups.get("fish") else "")
         said = said or groups.get("year") or groups.get("care") or groups.get("job") or ""
+        said = said or groups.get("dating") or ""
         said = "alone" if groups.get("alone") else said
         if groups.get("with"):
             said = f"with {groups['with']}"
