@@ -1843,8 +1843,9 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return False  # a part healed ends only an injury of it
     if retraction.cue in (SOBER, BACK_AT_WORK):
         # Whose: a member the content names ("brother alcohol"), else the subject's own.
-        who = set(wanted) - set(content_lemmas(retraction.content.split()[-1], subject))
-        mine = who <= set(content_lemmas(fact, subject)) if who else _whose(fact, subject) is None
+        whose = set(wanted) - set(content_lemmas(retraction.content.split()[-1], subject))
+        have = set(content_lemmas(fact, subject))
+        mine = whose <= have if whose else _whose(fact, subject) is None
         away = _ALCOHOL if retraction.cue == SOBER else _AWAY_FROM_WORK
         was = re.match(r"\s*(?:was|were|used to)\b", predicate(fact, subject), re.IGNORECASE)
         return mine and away.search(fact) is not None and _current(fact, subject) and not was
