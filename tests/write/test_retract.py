@@ -237,6 +237,8 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya is sober curious lately.",
         "Maya was sober at the wedding.",
         "Maya let the kids stay up late.",
+        "Maya's son's band broke up, he's bummed.",  # the son's band, not Maya's
+        "Maya's parents' trip to Italy got cancelled.",
     ],
 )
 def test_statements_that_end_nothing(text: str) -> None:

@@ -604,10 +604,11 @@ def test_slots_detect_changes_of_single_valued_facts() -> None:
     assert conflicts("Maya moved to Denver.", "Maya lives in Boston.") == ["residence"]
     assert conflicts("Maya lives in Boston now.", "Maya lives in Boston.") == []
     assert conflicts("Maya works at Acme.", "Maya lives in Boston.") == []
-    # Dating someone, whoever it is, is no longer single.
+    # Dating someone, whoever it is, is no longer single; a couple bound still dates.
     assert conflicts("Maya has been dating a nurse for months.", "Maya is single.") == [
         "relationship"
     ]
+    assert conflicts("Maya has been dating Tom since college.", "Maya is married to Tom.") == []
     # A month or a day is no town: "moved in May" tells when, not where.
     assert slots_of("Maya and family moved in May.") == {}
     assert slots_of("Maya's dad moved into assisted living in March.") == {

@@ -520,6 +520,8 @@ _PARTED = (
 )
 
 
+# A word before a plan or a group that is no possessive: "my son's band" is the son's.
+_NOT_WHOSE = r"(?![\w-]+(?:'s|s')\s)"
 # Plans that are called off: "the trip is off", "our wedding got cancelled".
 CALLED_OFF = "called off"
 _PLANS = (
@@ -528,7 +530,7 @@ _PLANS = (
     r"concert|show|deal|sale|closing|plans?|engagement|adoption|renovation|remodel"
 )
 _CALLED_OFF = re.compile(
-    rf"{{start}}(?:the|my|our|{{mine}})\s+(?P<what>(?:[\w'-]+\s+){{{{0,2}}}}?(?:{_PLANS})"
+    rf"{{start}}(?:the|my|our|{{mine}})\s+(?P<what>(?:{_NOT_WHOSE}[\w'-]+\s+){{{{0,2}}}}?(?:{_PLANS})"
     r"(?:\s+(?:to|in|for|with)\s+[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)?)"
     r"\s+(?:(?:got|was|were|has\s+been|have\s+been|had\s+been|is|are|'s)\s+)"
     r"(?:now\s+|officially\s+|just\s+|totally\s+)?"
@@ -539,7 +541,10 @@ _CALLED_OFF = re.compile(
 
 # A group the subject is part of, ended: "the band broke up", "our book club folded".
 _DISBANDED = re.compile(
-    r"{start}(?:the|my|our|{mine})\s+(?P<what>(?:[\w'-]+\s+){{0,2}}?(?:band|choir|club|team|league|"
+    r"{start}(?:the|my|our|{mine})\s+(?P<what>(?:"
+    + _NOT_WHOSE
+    + r"[\w'-]+\s+){{0,2}}?(?:band|choir|"
+    r"club|team|league|"
     r"group|troupe|quartet|trio|ensemble|crew))\s+(?:(?:has|have|had|just|finally)\s+)*"
     r"(?P<cue>broke up|split up|disbanded|folded|dissolved|fell apart|called it quits)\b"
 )

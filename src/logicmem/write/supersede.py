@@ -501,6 +501,11 @@ def _holds(slot: str, old: str | None, new: str | None, only: Mapping[str, str] 
     return len(pair) == 2 and any(same_holder(old, one, only) for one in pair)
 
 
+# Couples who are bound still date ("we've been dating since college"): dating ends being
+# single, not a marriage or an engagement.
+_BOUND = frozenset(("married", "engaged"))
+
+
 def conflicts(new_text: str, old_text: str, only: Mapping[str, str] | None = None) -> list[str]:
     """Slots where ``new_text`` states a different value than ``old_text`` for the same
     holder: a family member's diet or home is not the speaker's. ``only``: the one person
@@ -509,7 +514,10 @@ def conflicts(new_text: str, old_text: str, only: Mapping[str, str] | None = Non
     found = [
         slot
         for slot, (holder, value) in new.items()
-        if slot in old and _holds(slot, old[slot][0], holder, only) and old[slot][1] != value
+        if slot in old
+        and _holds(slot, old[slot][0], holder, only)
+        and old[slot][1] != value
+        and not (value == "dating" and old[slot][1] in _BOUND)
     ]
     if value_changed(new_text, old_text):
         found.append("value")
