@@ -162,6 +162,11 @@ from logicmem.write.retract import (
         ("Maya is finally back at work after the surgery.", "ending", "leave"),
         ("Maya let Maya's library card expire.", "ending", "library card"),
         ("Maya's dog Pepper ran off and never came back.", "death", "Pepper"),
+        ("Maya has been cancer-free for a year.", "ending", "cancer"),
+        ("Maya's mom is in remission now.", "ending", "mom cancer"),
+        ("Maya's son decided to quit hockey.", "ending", "son hockey"),
+        ("Maya left the book club in March.", "ending", "book club"),
+        ("Maya got a job downtown so no more long commute.", "ending", "long commute"),
     ],
 )
 def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
@@ -239,6 +244,9 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya let the kids stay up late.",
         "Maya's son's band broke up, he's bummed.",  # the son's band, not Maya's
         "Maya's parents' trip to Italy got cancelled.",
+        "Maya is in partial remission.",
+        "Maya left the gym early today.",
+        "Maya left the team meeting at noon.",
     ],
 )
 def test_statements_that_end_nothing(text: str) -> None:
@@ -793,6 +801,22 @@ def test_sober_and_back_at_work_end_only_their_own_kind_of_fact() -> None:
     assert _ends(back, "Maya is unemployed and looking.")
     assert not _ends(back, "Maya's husband is on paternity leave.")
     assert not _ends(back, "Maya was unemployed for a year in 2015.")
+
+
+def test_remission_ends_a_cancer_and_leaving_a_group_ends_being_in_it() -> None:
+    remission = "Maya's mom is in remission now."
+    assert _ends(remission, "Maya's mom has ovarian cancer.")
+    assert not _ends(remission, "Maya's mom has diabetes.")  # no disease that remits
+    assert not _ends(remission, "Maya has melanoma.")  # not Maya's own
+    left = "Maya left the book club in March."
+    assert _ends(left, "Maya is in a book club that meets monthly.")
+    assert not _ends("Maya left Deloitte in May.", "Maya is in a book club.")  # an employer
+
+
+def test_a_change_names_its_thing_by_a_word_of_its_stem() -> None:
+    raised = "Maya raised Maya's 401k contribution to 8%."
+    assert _ends(raised, "Maya contributes 5% to Maya's 401k.")
+    assert not _ends(raised, "Maya donates 5% to charity.")
 
 
 def test_a_pet_that_never_came_back_ends_its_facts_not_a_persons() -> None:
@@ -1454,6 +1478,16 @@ def test_a_band_broken_up_and_a_membership_let_lapse_close(mem: Memory) -> None:
     mem.add("I let my climbing gym membership lapse.", user_id="maya", timestamp="2026-03-02")
     for fact in (band, gym):
         assert mem.get(fact.id, user_id="maya").status == "superseded"
+
+
+@pytest.mark.slow
+def test_a_new_contribution_keeps_the_account(mem: Memory) -> None:
+    # "… and contribute 6%" was left unconjugated and one clause with the account, so the
+    # new contribution closed the account too.
+    plan = _said(mem, "I have a 401k through work and contribute 6%.", "2026-01-05")
+    mem.add("I bumped my 401k contribution to 10%.", user_id="maya", timestamp="2026-03-01")
+    assert mem.get(plan.id, user_id="maya").status == "superseded"
+    assert "maya has a 401k through work." in {m.text for m in mem.get_all(user_id="maya")}
 
 
 @pytest.mark.slow

@@ -239,7 +239,8 @@ _AND_VERB = re.compile(
     # number: "and work from home", not "my family and work".
     r"(live|drive|work|rent|run|ride|coach|play|pay|cook|commute|care|volunteer|walk|swim|hike|"
     r"train|study|love|spend|save|drink|smoke|go|get|see|visit|sleep|wake|stay|write|cycle|bike|"
-    r"host|share|help)"
+    r"host|share|help|contribute|donate|invest|earn|attend|belong|mentor|tutor|sing|knit|bake|"
+    r"listen|fly|climb|surf)"
     r"(?=\s+(?:a|an|the|my|our|his|her|their|its|it|them|to|in|at|on|from|for|with|every|each|"
     r"some|no|two|three|four|into|out|up|back|home|off|over|around|by|\d)\b))"
 )

@@ -101,6 +101,8 @@ def _subject_of(words: list[str], name: str) -> int:
 _MORE_VERBS = frozenset((
     "weighs", "drinks", "eats", "drives", "wears", "sleeps", "walks", "carries", "smokes",
     "owes", "rents", "commutes", "swims", "rides", "sings", "coaches", "bikes",
+    "contributes", "donates", "invests", "earns", "belongs", "mentors", "tutors", "knits",
+    "listens", "flies", "climbs", "surfs", "hosts", "cycles", "trains", "hikes",
 ))  # fmt: skip
 
 

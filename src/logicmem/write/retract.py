@@ -142,6 +142,12 @@ _ENDING = (
     r"called off|"
     # Done because it had to be: "we had to rehome Pixel" (not "have to", still ahead).
     r"had to (?:rehome|re-home|give away|give up|sell|cancel|quit|stop)|"
+    # Decided and done: "decided to stop playing baseball" (not "is deciding whether to").
+    r"decided to (?:stop|quit|give up)|"
+    # A group left: "left the choir", "left my book club".
+    r"left(?=\s+(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?(?:choir|band|club|team|league|group|"
+    r"troupe|orchestra|ensemble|crew|congregation|union|committee|board)"
+    r"(?=\s*(?:[,.;!?]|$)|\s+(?:after|because|last|this|in|when|since|for|and|but|so)\b))|"
     # What is undergone ends when finished: a course of a drug, a treatment. Not "finished
     # work" or "finished the night shift", which end a day, not a job.
     rf"(?:finished|completed|(?:is|am|are|'m|'re)\s+done\s+with)(?=\s+(?:[\w'-]+\s+){{0,2}}"
@@ -394,6 +400,7 @@ _CUES = re.compile(
     r"miscarr|stillbirth|pregnancy|can|challenge|turns out|turned out|found out|heal|discontinu|"
     r"replaced|traded|these days|as of|sorry|oops|wait|down to|up to|free|bought|adopted|"
     r"leased|purchased|sober|let|back|returned|never|disband|folded|dissolved|fell apart|quits|"
+    r"remission|decided|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
 )
@@ -481,7 +488,8 @@ def detect(text: str, subject: str) -> Retraction | None:
         rf"{_CLAUSE_START}(?:(?P<me>{subj})|(?i:{_mine(subject)})\s+(?P<m>(?i:{_KIN_WORDS}))"
         r"(?:\s+[A-Z][a-z]+)?|(?P<n>[A-Z][a-z]+))\s+(?:\w+\s+){0,2}?"
         r"(?:changed|switched|got|had|finished|completed|quit|started|retired|moved|graduated|"
-        r"transferred)\b[^.;!?]*?[,;]\s*(?:so\s+|and\s+)?no more\s+(?P<rest>[\w' -]+?)\s*"
+        r"transferred)\b[^.;!?]*?(?:[,;]\s*(?:so\s+|and\s+)?|\s+so\s+)"
+        r"no more\s+(?P<rest>[\w' -]+?)\s*"
         r"(?:[!.]|$)",
         text,
     )
@@ -794,6 +802,13 @@ _ALCOHOL = re.compile(
     r"(?:a|the) drinker|(?:heavy|social) drinker)\b",
     re.IGNORECASE,
 )
+# In remission: a cancer (or another disease that remits) no longer active.
+REMISSION = "in remission"
+_REMITS = re.compile(
+    r"\b(?:cancer|leukemia|leukaemia|lymphoma|myeloma|melanoma|carcinoma|sarcoma|tumou?r|"
+    r"hodgkin'?s|crohn'?s|colitis|lupus)\b",
+    re.IGNORECASE,
+)
 # Back at work: a leave, or time out of work, ended ("is on maternity leave until April").
 BACK_AT_WORK = "back at work"
 _AWAY_FROM_WORK = re.compile(
@@ -872,6 +887,14 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
     if found is not None:
         return Retraction("ending", SOBER, "alcohol")  # "I've been sober for three months"
     found = re.search(
+        lead + r"(?:(?:has|have)\s+been\s+|been\s+|went\s+|(?:is|am|are|'s|'m|'re)\s+)"
+        r"(?:now\s+|finally\s+|officially\s+)*in\s+(?:complete\s+|full\s+)?remission\b",
+        text,
+        flags,
+    )
+    if found is not None:
+        return Retraction("ending", REMISSION, "cancer")  # "Dad is in remission now"
+    found = re.search(
         lead + r"(?:(?:is|am|are|'s|'m|'re)\s+(?:finally\s+|now\s+)?back\s+(?:at|to)|"
         r"(?:went|got|came|returned)\s+back\s+to|returned\s+to)\s+work\b",
         text,
@@ -888,7 +911,7 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
             return Retraction("ending", "let lapse", content)
     found = re.search(
         lead + r"(?:(?:has|have|had)\s+been\s+|been\s+|(?:is|am|are|'s|'m|'re)\s+)(?:now\s+)?"
-        r"(?P<what>smoke|nicotine|vape|alcohol|caffeine|drug)-free\b",
+        r"(?P<what>smoke|nicotine|vape|alcohol|caffeine|drug|cancer|tumor|seizure)-free\b",
         text,
         flags,
     )
@@ -1712,7 +1735,7 @@ def ended_slot(retraction: Retraction) -> tuple[str, str] | None:
     job = re.match(r"(?:job|position|role|post)\s+(?:at|with|for)\s+(.+)", content, re.I)
     named = content[:1].isupper()
     value = re.sub(r"\s+", " ", job.group(1) if job else content).strip(" .,").lower()
-    if job or first == "left":
+    if job or (first == "left" and named):  # "left Deloitte"; not "left the choir"
         return "employer", value
     if named and first in ("moved", "moving"):
         return "residence", value
@@ -1846,12 +1869,12 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return False  # stopping a drug (or giving up a food) is no end of an allergy to it
     if retraction.cue == HEALED and not _INJURED.search(fact):
         return False  # a part healed ends only an injury of it
-    if retraction.cue in (SOBER, BACK_AT_WORK):
+    if retraction.cue in (SOBER, BACK_AT_WORK, REMISSION):
         # Whose: a member the content names ("brother alcohol"), else the subject's own.
         whose = set(wanted) - set(content_lemmas(retraction.content.split()[-1], subject))
         have = set(content_lemmas(fact, subject))
         mine = whose <= have if whose else _whose(fact, subject) is None
-        away = _ALCOHOL if retraction.cue == SOBER else _AWAY_FROM_WORK
+        away = {SOBER: _ALCOHOL, REMISSION: _REMITS}.get(retraction.cue, _AWAY_FROM_WORK)
         was = re.match(r"\s*(?:was|were|used to)\b", predicate(fact, subject), re.IGNORECASE)
         return mine and away.search(fact) is not None and _current(fact, subject) and not was
     if retraction.cue == CALLED_OFF and not _current(fact, subject):
@@ -1895,8 +1918,7 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         wanted = tuple(w for w in wanted if w not in _ATTEND) or wanted  # "going to therapy"
     if set(wanted) & _JOB and "work" in have:
         wanted = tuple(w for w in wanted if w not in _JOB) or wanted  # "quit the bakery job"
-    missing = set(wanted) - have
-    if any(not any(len(w) >= 6 and _kin_words(w, h) for h in have) for w in missing):
+    if not all(_kin_in(w, have) for w in wanted):
         return False  # each word the ending names, or one of its stem ("therapy": "therapist")
     # A word missing from the fact stands for the word of its stem there (the fact's own
     # words in their order, so the same one every time).
@@ -1907,6 +1929,12 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     if not retraction.verbal and _modifier_only(fact, wanted[-1], set(wanted), subject):
         return False
     return retraction.kind == "forget" or valued or _current(fact, subject)
+
+
+def _kin_in(word: str, have: set[str]) -> bool:
+    """Whether ``have`` holds ``word``, or, for a word of six letters or more, a word of
+    its stem."""
+    return word in have or (len(word) >= 6 and any(_kin_words(word, h) for h in have))
 
 
 def _doer(word: str) -> set[str]:
@@ -2127,8 +2155,8 @@ def correction_match(retraction: Retraction, fact: str, subject: str) -> bool:
         # whose fact it is ("not Sam, Ben is the one allergic").
         word = was.isalpha() and not _someone(retraction.old) and not _someone(retraction.content)
         return not frame or bool(set(frame) & have) or word
-    if not frame or not set(frame) <= have:
-        return False
+    if not frame or not all(_kin_in(w, have) for w in frame):
+        return False  # each word of the frame, or one of its stem ("contribution": "contributes")
     old = _values(fact, subject)
     if not values and retraction.kind == "change":
         return bool(old)  # halved or doubled: the value stated before changed
@@ -2291,9 +2319,15 @@ def retracted(
     floor = MIN_FORGET_SIMILARITY if retraction.kind == "forget" else MIN_SIMILARITY
     if _named(retraction.content) or job_ending(retraction) is not None:
         floor = -1.0  # a name has no meaning to compare, nor a job left with the job held
-    if retraction.cue in (TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, SOBER, BACK_AT_WORK) or (
-        retraction.cue in ("paid off", "paid back")
-    ):
+    if retraction.cue in (
+        TOLERATES,
+        SWITCHED_TO,
+        ACQUIRED,
+        CALLED_OFF,
+        SOBER,
+        BACK_AT_WORK,
+        REMISSION,
+    ) or (retraction.cue in ("paid off", "paid back")):
         floor = -1.0  # the food, in a fact that avoids it (``lexical_match``): a bare word
         # is far from the sentence that states the allergy ("eggs": "avoids eggs because
         # ..."); or a drug of the kind switched to, which names another
