@@ -653,6 +653,13 @@ def test_a_childs_school_and_year_of_school_are_slots() -> None:
     assert slots_of("Maya is a senior citizen.") == {}
 
 
+def test_a_grade_moved_up_to_or_said_as_a_grader() -> None:
+    third = "Maya's son Leo is in third grade at Maple Elementary."
+    assert conflicts("Maya's son Leo moved up to fourth grade.", third) == ["grade"]
+    assert slots_of("Maya's son Leo is a fourth grader now.") == {"grade": "grade 4"}
+    assert slots_of("Maya's daughter is a 2nd-grader.") == {"grade": "grade 2"}
+
+
 def test_a_slot_said_after_and_is_the_subjects_before_it() -> None:
     assert held_slots("Maya's daughter is 6 and in first grade.") == {
         "grade": ("maya's daughter", "grade 1")

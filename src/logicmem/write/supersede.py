@@ -148,11 +148,16 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         "grade",
         re.compile(
             r"\b(?:is|are|'s|started|starting|starts|entered|entering|into|in|finished|"
-            r"finishing)\s+(?:the\s+)?(?P<v>(?:\d{1,2}(?:st|nd|rd|th)|"
+            r"finishing|(?:moved|went|bumped|going)\s+(?:up|on)\s+to)\s+(?:the\s+)?"
+            r"(?P<v>(?:\d{1,2}(?:st|nd|rd|th)|"
             + "|".join(_ORDINAL_WORDS)
             + r")\s+grade|kindergarten|pre-?k|preschool|daycare|nursery school|year\s+\d{1,2})\b"
             r"|\b(?:is|'s|are)\s+(?:now\s+)?an?\s+(?P<year>freshman|sophomore|junior|senior)\b"
             r"(?=\s*(?:[,.;!?]|$)|\s+(?:now|at|in|this)\b)"
+            # "is a fourth grader now"
+            r"|\b(?:is|'s|are)\s+(?:now\s+)?an?\s+(?P<grader>(?:\d{1,2}(?:st|nd|rd|th)|"
+            + "|".join(_ORDINAL_WORDS)
+            + r"))[\s-]+grader\b"
         ),
     ),
     (
@@ -324,6 +329,7 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         said = said or ("eats fish" if groups.get("fish") else "")
         said = said or groups.get("year") or groups.get("care") or groups.get("job") or ""
         said = said or groups.get("dating") or ""
+        said = said or (f"{groups['grader']} grade" if groups.get("grader") else "")
         said = "alone" if groups.get("alone") else said
         if groups.get("with"):
             said = f"with {groups['with']}"
