@@ -167,6 +167,12 @@ from logicmem.write.retract import (
         ("Maya's son decided to quit hockey.", "ending", "son hockey"),
         ("Maya left the book club in March.", "ending", "book club"),
         ("Maya got a job downtown so no more long commute.", "ending", "long commute"),
+        ("Maya stepped down as board chair.", "ending", "board chair"),
+        (
+            "Maya doesn't have time to coach soccer anymore.",
+            "negation",
+            "coach soccer",
+        ),
     ],
 )
 def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:

@@ -137,7 +137,8 @@ _ENDING = (
     r"recovered from|paid off|paid back|"
     r"got over|gotten over|outgrew|outgrown|grew out of|came off|come off|weaned off|"
     r"tapered off|broke up with|broken up with|split up with|divorced|retired from|"
-    r"resigned from|stepped down from|dropped out of|withdrew from|graduated from|"
+    r"resigned from|stepped down from|stepped down as|resigned as|dropped out of|withdrew from|"
+    r"graduated from|"
     r"gave away|given away|rehomed|re-homed|got rid of|gotten rid of|ditched|cancell?ed|"
     r"called off|"
     # Done because it had to be: "we had to rehome Pixel" (not "have to", still ahead).
@@ -958,6 +959,13 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
     if cue != "no longer" and closed is None:
         return None  # "I don't like olives": a negation, but nothing ended
     content = _cut(rest[: closed.start()] if closed else rest)
+    # "doesn't have time to volunteer at the shelter anymore": what is no longer done.
+    content = re.sub(
+        r"^(?:have|has)\s+(?:the\s+)?(?:time|energy|money)\s+(?:to|for)\s+",
+        "",
+        content,
+        flags=flags,
+    )
     if not content or _HEDGE.match(content):
         return None
     words = content.split()
