@@ -168,6 +168,10 @@ from logicmem.write.retract import (
         ("Maya left the book club in March.", "ending", "book club"),
         ("Maya got a job downtown so no more long commute.", "ending", "long commute"),
         ("Maya stepped down as board chair.", "ending", "board chair"),
+        ("Maya's parole ended last week.", "ending", "parole"),
+        ("Maya finally got Maya's passport back.", "ending", "passport"),
+        ("Maya caught up on the mortgage payments.", "ending", "mortgage payments"),
+        ("Maya landed a job at the clinic.", "ending", "job"),
         (
             "Maya doesn't have time to coach soccer anymore.",
             "negation",
@@ -253,6 +257,11 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya is in partial remission.",
         "Maya left the gym early today.",
         "Maya left the team meeting at noon.",
+        "Maya landed a job interview at a bank.",
+        "Maya got a job offer but isn't sure about it.",
+        "Maya got back from Lisbon last night.",
+        "Maya got the kids back to school.",
+        "Maya's friend's probation ended.",
     ],
 )
 def test_statements_that_end_nothing(text: str) -> None:
@@ -817,6 +826,27 @@ def test_remission_ends_a_cancer_and_leaving_a_group_ends_being_in_it() -> None:
     left = "Maya left the book club in March."
     assert _ends(left, "Maya is in a book club that meets monthly.")
     assert not _ends("Maya left Deloitte in May.", "Maya is in a book club.")  # an employer
+
+
+def test_what_was_away_got_back_a_debt_caught_up_a_job_found_a_state_over() -> None:
+    back = "Maya finally got Maya's passport back."
+    assert _ends(back, "Maya's passport is suspended.")
+    assert not _ends(back, "Maya's passport expires in 2030.")  # nothing away
+    assert _ends("Maya got Maya's car back.", "Maya's car is in the shop.")
+    assert not _ends("Maya got Maya's car back.", "Maya drives a blue Subaru.")  # not away
+    caught = "Maya caught up on the rent."
+    assert _ends(caught, "Maya is two months behind on rent.")
+    assert not _ends(caught, "Maya pays $1,400 rent.")
+    found = "Maya landed a job at the clinic."
+    assert _ends(found, "Maya is looking for a new job.")
+    assert _ends(found, "Maya is unemployed.")
+    assert not _ends(found, "Maya's husband is job hunting.")  # not Maya's
+    assert _ends("Maya started a new job at Acme.", "Maya is job hunting.")
+    over = "Maya's parole ended last week."
+    assert _ends(over, "Maya is on parole until March.")
+    assert not _ends(over, "Maya was on parole in 2019.")
+    order = "The restraining order expired."
+    assert _ends(order, "Maya has a restraining order against Maya's ex.")
 
 
 def test_a_change_names_its_thing_by_a_word_of_its_stem() -> None:

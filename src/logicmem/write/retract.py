@@ -401,7 +401,8 @@ _CUES = re.compile(
     r"miscarr|stillbirth|pregnancy|can|challenge|turns out|turned out|found out|heal|discontinu|"
     r"replaced|traded|these days|as of|sorry|oops|wait|down to|up to|free|bought|adopted|"
     r"leased|purchased|sober|let|back|returned|never|disband|folded|dissolved|fell apart|quits|"
-    r"remission|decided|"
+    r"remission|decided|ended|expired|is over|was over|ran out|came to an end|wrapped up|lapsed|"
+    r"landed|found|accepted|hired|caught up|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
 )
@@ -548,6 +549,18 @@ _CALLED_OFF = re.compile(
 )
 
 
+# A state of the subject's that ran its course: "my probation ended", "the lease expired".
+OVER = "over"
+_OVER = re.compile(
+    r"{start}(?:the|my|our|{mine})\s+(?P<what>(?:"
+    + _NOT_WHOSE
+    + r"[\w'-]+\s+){{0,2}}?(?:probation|"
+    r"parole|lease|contract|sentence|suspension|restraining order|protective order|leave|"
+    r"subscription|membership|warranty|visa|insurance|coverage|prescription|treatment|residency|"
+    r"internship|fellowship|apprenticeship|deployment|assignment|sabbatical|furlough|quarantine|"
+    r"bed rest|lawsuit|bankruptcy))\s+(?:(?:has|have|had|just|finally|officially)\s+)*"
+    r"(?P<cue>ended|expired|is over|was over|ran out|came to an end|wrapped up|lapsed)\b"
+)
 # A group the subject is part of, ended: "the band broke up", "our book club folded".
 _DISBANDED = re.compile(
     r"{start}(?:the|my|our|{mine})\s+(?P<what>(?:"
@@ -568,12 +581,14 @@ def _called_off(text: str, subject: str) -> Retraction | None:
     found = re.search(
         _CALLED_OFF.pattern.format(start=start, mine=mine), text, re.IGNORECASE
     ) or re.search(_DISBANDED.pattern.format(start=start, mine=mine), text, re.IGNORECASE)
+    over = re.search(_OVER.pattern.format(start=start, mine=mine), text, re.IGNORECASE)
+    found = found or over
     if found is None:
         return None
     content = _cut(found.group("what"))
     if not content or len(content_lemmas(content, subject)) > MAX_ENDED_WORDS:
         return None
-    return Retraction("ending", CALLED_OFF, content)
+    return Retraction("ending", OVER if found is over else CALLED_OFF, content)
 
 
 def _split_up(text: str, subject: str) -> Retraction | None:
@@ -803,6 +818,23 @@ _ALCOHOL = re.compile(
     r"(?:a|the) drinker|(?:heavy|social) drinker)\b",
     re.IGNORECASE,
 )
+# A job found: the search for one, or being without one, ended ("landed a job at ...").
+JOB_FOUND = "job found"
+_JOBLESS = re.compile(
+    r"\b(?:job[\s-]?hunting|job[\s-]?searching|looking for (?:a\s+)?(?:new\s+)?(?:job|work)|"
+    r"unemployed|out of work|between jobs|applying (?:for|to) jobs|on unemployment)\b",
+    re.IGNORECASE,
+)
+# A thing got back: its being away (suspended, in the shop, lost ...) ended.
+GOT_BACK = "got back"
+_AWAY = re.compile(
+    r"\b(?:suspended|revoked|taken away|confiscated|lost|stolen|impounded|towed|in the shop|"
+    r"at the (?:shop|mechanic|garage)|in for repairs?|being (?:repaired|fixed)|broken|on loan|"
+    r"borrowed|lent)\b",
+    re.IGNORECASE,
+)
+# Caught up: being behind on it ended.
+CAUGHT_UP = "caught up on"
 # In remission: a cancer (or another disease that remits) no longer active.
 REMISSION = "in remission"
 _REMITS = re.compile(
@@ -879,6 +911,37 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
         if _OFF.search(found.group("cue")) and _NOT_TAKEN.match(content):
             return None  # "came off the phone", "tapered off work"
         return Retraction("ending", _norm(found.group("cue")), content, head.endswith("ing"))
+    found = re.search(
+        lead + r"(?:(?:finally|just)\s+)?(?:(?:landed|found|got|took)\s+(?:a|an|the)\s+"
+        r"(?:new\s+|full-time\s+|part-time\s+)?(?:job|position)|accepted\s+(?:a|an|the)\s+"
+        r"(?:new\s+)?(?:job\s+)?(?:offer|job|position))\b(?!\s+(?:interview|fair|search|hunt|"
+        r"application|posting|listing|board|lead|ad|offer)s?\b)|"
+        + lead
+        + r"(?:(?:finally|just)\s+)?(?:got|was|been|have been|'ve been)\s+hired\b",
+        text,
+        flags,
+    )
+    if found is not None and not re.search(r"\bno more\b", text[found.end() :], flags):
+        # "landed a job at a clinic"; what "so no more ..." ends is read after (``detect``).
+        return Retraction("ending", JOB_FOUND, "job")
+    found = re.search(
+        lead + r"(?:(?:finally|just)\s+)?got\s+(?:(?:my|our|the|[\w-]+'s)\s+)?(?P<what>"
+        r"(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+back\b(?!\s+(?:to|from\s+(?:work|school|vacation|"
+        r"the trip|holiday)|in|into|on|at|together)\b)",
+        text,
+        flags,
+    )
+    if found is not None:
+        content = _cut(found.group("what"))  # "got my license back", "got the car back"
+        if content and len(content_lemmas(content, subject)) <= MAX_ENDED_WORDS:
+            return Retraction("ending", GOT_BACK, content)
+    found = re.search(
+        lead + r"(?:(?:finally|just)\s+)?caught\s+up\s+on\s+(?P<rest>.+)", text, flags
+    )
+    if found is not None:
+        content = _cut(re.sub(r"^all\s+", "", found.group("rest")))  # "caught up on the rent"
+        if content and len(content_lemmas(content, subject)) <= MAX_ENDED_WORDS:
+            return Retraction("ending", CAUGHT_UP, content)
     found = re.search(
         lead + r"(?:(?:has|have|had)\s+been\s+|been\s+|(?:is|am|are|'s|'m|'re)\s+)(?:now\s+)?"
         r"(?:(?:stone[\s-]+cold|completely|fully|officially)\s+)?sober\b(?!\s+(?:up|enough|curious)\b|-curious)",
@@ -1601,6 +1664,13 @@ def _current(fact: str, subject: str) -> bool:
     return bool(slots_of(fact)) or lemma(first) in _BEGINNING
 
 
+def _holds_now(fact: str, subject: str) -> bool:
+    """``_current``, and not told as a state of the past ("Maya was on parole in 2019",
+    "used to drink a lot")."""
+    was = re.match(r"\s*(?:was|were|used to)\b", predicate(fact, subject), re.IGNORECASE)
+    return was is None and _current(fact, subject)
+
+
 # Nouns of the way a thing is done, not another thing: "quit piano" ends "takes piano
 # lessons", "off keto" ends "is on a keto diet"; not "got over the flu", "got a flu shot".
 _DOING_WORDS = (
@@ -1630,6 +1700,13 @@ _FORMS = frozenset(("inhaler", "inhalers", "pill", "pills", "tablet", "tablets",
                     "suppositories", "dose", "doses"))  # fmt: skip
 
 
+# Prepositions the stop words leave out: a word before one is the thing, not a modifier.
+_PREPOSITIONS = word_set(
+    "against toward towards despite without within across behind beyond near via versus among "
+    "along around past during upon onto underneath beneath inside outside"
+)
+
+
 def _modifier_only(fact: str, head: str, content: set[str], subject: str = "") -> bool:
     """Whether every occurrence of ``head`` in ``fact`` only modifies a noun that follows
     ("olive" in "olive oil", "penicillin allergy" in "penicillin allergy test") rather than
@@ -1650,6 +1727,8 @@ def _modifier_only(fact: str, head: str, content: set[str], subject: str = "") -
             return False
         if not after or after in _FUNCTION or after in _ADVERBS or not after.isalpha():
             return False
+        if after in _PREPOSITIONS:
+            return False  # "a restraining order against Maya's ex": the order itself
         if name and after == name:
             return False
         if after in _FORMS and head in _drug_lemmas():
@@ -1877,15 +1956,28 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return False  # stopping a drug (or giving up a food) is no end of an allergy to it
     if retraction.cue == HEALED and not _INJURED.search(fact):
         return False  # a part healed ends only an injury of it
-    if retraction.cue in (SOBER, BACK_AT_WORK, REMISSION):
+    if retraction.cue in (GOT_BACK, CAUGHT_UP):
+        # The thing, said as away or owed: "Maya's license is suspended", "behind on rent".
+        away = _AWAY if retraction.cue == GOT_BACK else re.compile(r"\bbehind\b", re.I)
+        thing = set(content_lemmas(retraction.content, subject))
+        have = set(content_lemmas(fact, subject))
+        return (
+            bool(thing)
+            and all(_kin_in(w, have) for w in thing)
+            and away.search(fact) is not None
+            and _whose(fact, subject) is None
+            and _holds_now(fact, subject)
+        )
+    if retraction.cue in (SOBER, BACK_AT_WORK, REMISSION, JOB_FOUND):
         # Whose: a member the content names ("brother alcohol"), else the subject's own.
         whose = set(wanted) - set(content_lemmas(retraction.content.split()[-1], subject))
         have = set(content_lemmas(fact, subject))
         mine = whose <= have if whose else _whose(fact, subject) is None
-        away = {SOBER: _ALCOHOL, REMISSION: _REMITS}.get(retraction.cue, _AWAY_FROM_WORK)
-        was = re.match(r"\s*(?:was|were|used to)\b", predicate(fact, subject), re.IGNORECASE)
-        return mine and away.search(fact) is not None and _current(fact, subject) and not was
-    if retraction.cue == CALLED_OFF and not _current(fact, subject):
+        away = {SOBER: _ALCOHOL, REMISSION: _REMITS, JOB_FOUND: _JOBLESS}.get(
+            retraction.cue, _AWAY_FROM_WORK
+        )
+        return mine and away.search(fact) is not None and _holds_now(fact, subject)
+    if retraction.cue in (CALLED_OFF, OVER) and not _holds_now(fact, subject):
         return False  # a plan called off, not one carried out before ("had surgery in 2019")
     if retraction.cue == SWITCHED_TO:
         return _same_kind_of_drug(retraction, fact) and _current(fact, subject)
@@ -1906,6 +1998,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         who = retraction.content.split()[0]
         if who.lower() != "job" and _lemma(fold(who)) not in content_lemmas(fact, subject):
             return False
+        if "new" in retraction.cue.split() and _JOBLESS.search(fact):
+            return _current(fact, subject)  # a new job ends the search for one
         return _current(fact, subject) and _job_left(where, fact)
     slot = ended_slot(retraction) if retraction.kind == "ending" else None
     if slot is not None:
@@ -2268,6 +2362,14 @@ def _drug_lemmas() -> frozenset[str]:
     return frozenset(_lemma(name) for name in drug_names())
 
 
+# Cues whose content is a bare word, far in meaning from the sentence of the fact it ends:
+# no similarity floor (``retracted``); ``lexical_match`` reads each of them closely.
+_NO_FLOOR = frozenset((
+    TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, OVER, SOBER, BACK_AT_WORK, REMISSION,
+    JOB_FOUND, GOT_BACK, CAUGHT_UP, "paid off", "paid back",
+))  # fmt: skip
+
+
 def retracted(
     retraction: Retraction,
     subject: str,
@@ -2327,15 +2429,7 @@ def retracted(
     floor = MIN_FORGET_SIMILARITY if retraction.kind == "forget" else MIN_SIMILARITY
     if _named(retraction.content) or job_ending(retraction) is not None:
         floor = -1.0  # a name has no meaning to compare, nor a job left with the job held
-    if retraction.cue in (
-        TOLERATES,
-        SWITCHED_TO,
-        ACQUIRED,
-        CALLED_OFF,
-        SOBER,
-        BACK_AT_WORK,
-        REMISSION,
-    ) or (retraction.cue in ("paid off", "paid back")):
+    if retraction.cue in _NO_FLOOR:
         floor = -1.0  # the food, in a fact that avoids it (``lexical_match``): a bare word
         # is far from the sentence that states the allergy ("eggs": "avoids eggs because
         # ..."); or a drug of the kind switched to, which names another
