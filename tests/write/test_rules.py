@@ -134,6 +134,14 @@ def test_third_person_spells_out_what_we_contract(said: str, written: str) -> No
             "Maya does yoga on Mondays and swims on Fridays.",
         ),
         ("I do eat meat and drink wine.", "Maya does eat meat and drink wine."),
+        # An adverb after "and"; an -ly adverb after "I" is no verb ("accidentallies").
+        (
+            "I'm a night owl and usually go to bed at 2am.",
+            "Maya is a night owl and usually goes to bed at 2am.",
+        ),
+        ("I accidentally ate gluten at dinner.", "Maya accidentally ate gluten at dinner."),
+        ("I happily agreed to host.", "Maya happily agreed to host."),
+        ("I apply sunscreen every day.", "Maya applies sunscreen every day."),
         (
             "I work from home and go into the office on fridays",
             "Maya works from home and goes into the office on fridays",

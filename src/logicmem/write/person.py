@@ -140,6 +140,18 @@ def base_verb_s(verb: str) -> str:
     return verb + "s"
 
 
+# Verbs that end in -ly, unlike the adverbs ("I apply", not "I accidentally").
+_LY_VERBS = frozenset(
+    "apply reply supply rely comply imply multiply rally tally bully fly ally sully dally "
+    "belly".split()
+)
+
+
+def _ly_adverb(word: str) -> bool:
+    """Whether ``word`` is an adverb by its -ly ending ("accidentally", "happily")."""
+    return len(word) > 4 and word.endswith("ly") and word.isalpha() and word not in _LY_VERBS
+
+
 def _replace_subject_i(text: str, name: str) -> str:
     """Replace the pronoun "I" by ``name`` and conjugate the verb that follows it."""
     tokens = re.split(r"(\s+)", text)
@@ -156,7 +168,7 @@ def _replace_subject_i(text: str, name: str) -> str:
             pending = not tail
             continue
         if pending:
-            if core.lower() in _ADVERBS:
+            if core.lower() in _ADVERBS or _ly_adverb(core.lower()):
                 out.append(token)
                 continue
             out.append(_third_person(core) + tail)
@@ -230,7 +242,8 @@ _AND_VERB = re.compile(
     + _DO_AUX
     + r"|don't|dont|did|didn't|not|'ll|'d|gonna|wanna|gotta|"
     r"me|us|him|them)\b)[^.;:!?,])*?"
-    r",?\s+and\s+)(?:"
+    r",?\s+and\s+(?:(?:usually|often|always|sometimes|never|rarely|also|still|normally|"
+    r"generally|mostly|typically|now)\s+)?)(?:"
     # Verbs that are seldom nouns, before any word: "and take metformin".
     r"(have|use|take|wear|eat|own|carry|follow|teach|raise|manage|need|keep|avoid|prefer|want|"
     r"like|hate|enjoy)"
