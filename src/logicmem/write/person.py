@@ -141,10 +141,10 @@ def base_verb_s(verb: str) -> str:
 
 
 # Verbs that end in -ly, unlike the adverbs ("I apply", not "I accidentally").
-_LY_VERBS = frozenset(
-    "apply reply supply rely comply imply multiply rally tally bully fly ally sully dally "
-    "belly".split()
-)
+_LY_VERBS = frozenset((
+    "apply", "reply", "supply", "rely", "comply", "imply", "multiply", "rally", "tally",
+    "bully", "fly", "ally", "sully", "dally", "belly",
+))  # fmt: skip
 
 
 def _ly_adverb(word: str) -> bool:
