@@ -884,6 +884,74 @@ def _avoided(fact: str, things: set[str]) -> bool:
     return False
 
 
+# A state of the subject's ended, said the way people say it: (pattern after the lead, cue,
+# content). A content of None is the pattern's group "what", cut as a phrase.
+_STATE_ENDINGS: tuple[tuple[str, str, str | None], ...] = (
+    # "landed a job at a clinic", "got hired", "accepted the offer": not "a job interview",
+    # not an offer only received
+    (
+        r"(?:(?:finally|just)\s+)?(?:(?:landed|found|got|took)\s+(?:a|an|the)\s+"
+        r"(?:new\s+|full-time\s+|part-time\s+)?(?:job|position)|accepted\s+(?:a|an|the)\s+"
+        r"(?:new\s+)?(?:job\s+)?(?:offer|job|position))\b(?!\s+(?:interview|fair|search|hunt|"
+        r"application|posting|listing|board|lead|ad|offer)s?\b)"
+        r"|(?:(?:finally|just)\s+)?(?:got|was|been|have been|'ve been)\s+hired\b",
+        JOB_FOUND,
+        "job",
+    ),
+    # "got my license back", "got the car back": not "got back to work", "got the kids back
+    # to school"
+    (
+        r"(?:(?:finally|just)\s+)?got\s+(?:(?:my|our|the|[\w-]+'s)\s+)?(?P<what>"
+        r"(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+back\b(?!\s+(?:to|from\s+(?:work|school|vacation|"
+        r"the trip|holiday)|in|into|on|at|together)\b)",
+        GOT_BACK,
+        None,
+    ),
+    # "caught up on all the rent"
+    (r"(?:(?:finally|just)\s+)?caught\s+up\s+on\s+(?:all\s+)?(?P<what>.+)", CAUGHT_UP, None),
+    # "I've been sober for three months": not "sober curious", "sober up"
+    (
+        r"(?:(?:has|have|had)\s+been\s+|been\s+|(?:is|am|are|'s|'m|'re)\s+)(?:now\s+)?"
+        r"(?:(?:stone[\s-]+cold|completely|fully|officially)\s+)?sober\b"
+        r"(?!\s+(?:up|enough|curious)\b|-curious)",
+        SOBER,
+        "alcohol",
+    ),
+    # "Dad is in remission now": not partial remission
+    (
+        r"(?:(?:has|have)\s+been\s+|been\s+|went\s+|(?:is|am|are|'s|'m|'re)\s+)"
+        r"(?:now\s+|finally\s+|officially\s+)*in\s+(?:complete\s+|full\s+)?remission\b",
+        REMISSION,
+        "cancer",
+    ),
+    # "I'm back at work this week", "went back to work"
+    (
+        r"(?:(?:is|am|are|'s|'m|'re)\s+(?:finally\s+|now\s+)?back\s+(?:at|to)|"
+        r"(?:went|got|came|returned)\s+back\s+to|returned\s+to)\s+work\b",
+        BACK_AT_WORK,
+        "leave",
+    ),
+    # "let my gym membership lapse", "let the passport expire"
+    (r"let\s+(?P<what>(?:[\w'-]+\s+){1,4}?)(?:lapse|expire|run out)\b", "let lapse", None),
+)
+
+
+def _state_ended(text: str, lead: str, subject: str) -> Retraction | None:
+    """A state of the subject's that ``text`` says has ended (``_STATE_ENDINGS``)."""
+    for pattern, cue, fixed in _STATE_ENDINGS:
+        found = re.search(f"{lead}(?:{pattern})", text, re.IGNORECASE)
+        if found is None:
+            continue
+        if cue == JOB_FOUND and re.search(r"\bno more\b", text[found.end() :], re.IGNORECASE):
+            continue  # what "got a job downtown, so no more commute" ends is read after
+        if fixed is not None:
+            return Retraction("ending", cue, fixed)
+        content = _cut(found.group("what"))
+        if content and len(content_lemmas(content, subject)) <= MAX_ENDED_WORDS:
+            return Retraction("ending", cue, content)
+    return None
+
+
 def _ended(text: str, lead: str, subject: str) -> Retraction | None:
     """An ending or a closed negation said of the subject that ``lead`` opens."""
     flags = re.IGNORECASE
@@ -911,68 +979,9 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
         if _OFF.search(found.group("cue")) and _NOT_TAKEN.match(content):
             return None  # "came off the phone", "tapered off work"
         return Retraction("ending", _norm(found.group("cue")), content, head.endswith("ing"))
-    found = re.search(
-        lead + r"(?:(?:finally|just)\s+)?(?:(?:landed|found|got|took)\s+(?:a|an|the)\s+"
-        r"(?:new\s+|full-time\s+|part-time\s+)?(?:job|position)|accepted\s+(?:a|an|the)\s+"
-        r"(?:new\s+)?(?:job\s+)?(?:offer|job|position))\b(?!\s+(?:interview|fair|search|hunt|"
-        r"application|posting|listing|board|lead|ad|offer)s?\b)|"
-        + lead
-        + r"(?:(?:finally|just)\s+)?(?:got|was|been|have been|'ve been)\s+hired\b",
-        text,
-        flags,
-    )
-    if found is not None and not re.search(r"\bno more\b", text[found.end() :], flags):
-        # "landed a job at a clinic"; what "so no more ..." ends is read after (``detect``).
-        return Retraction("ending", JOB_FOUND, "job")
-    found = re.search(
-        lead + r"(?:(?:finally|just)\s+)?got\s+(?:(?:my|our|the|[\w-]+'s)\s+)?(?P<what>"
-        r"(?:[\w'-]+\s+){0,2}?[\w'-]+)\s+back\b(?!\s+(?:to|from\s+(?:work|school|vacation|"
-        r"the trip|holiday)|in|into|on|at|together)\b)",
-        text,
-        flags,
-    )
-    if found is not None:
-        content = _cut(found.group("what"))  # "got my license back", "got the car back"
-        if content and len(content_lemmas(content, subject)) <= MAX_ENDED_WORDS:
-            return Retraction("ending", GOT_BACK, content)
-    found = re.search(
-        lead + r"(?:(?:finally|just)\s+)?caught\s+up\s+on\s+(?P<rest>.+)", text, flags
-    )
-    if found is not None:
-        content = _cut(re.sub(r"^all\s+", "", found.group("rest")))  # "caught up on the rent"
-        if content and len(content_lemmas(content, subject)) <= MAX_ENDED_WORDS:
-            return Retraction("ending", CAUGHT_UP, content)
-    found = re.search(
-        lead + r"(?:(?:has|have|had)\s+been\s+|been\s+|(?:is|am|are|'s|'m|'re)\s+)(?:now\s+)?"
-        r"(?:(?:stone[\s-]+cold|completely|fully|officially)\s+)?sober\b(?!\s+(?:up|enough|curious)\b|-curious)",
-        text,
-        flags,
-    )
-    if found is not None:
-        return Retraction("ending", SOBER, "alcohol")  # "I've been sober for three months"
-    found = re.search(
-        lead + r"(?:(?:has|have)\s+been\s+|been\s+|went\s+|(?:is|am|are|'s|'m|'re)\s+)"
-        r"(?:now\s+|finally\s+|officially\s+)*in\s+(?:complete\s+|full\s+)?remission\b",
-        text,
-        flags,
-    )
-    if found is not None:
-        return Retraction("ending", REMISSION, "cancer")  # "Dad is in remission now"
-    found = re.search(
-        lead + r"(?:(?:is|am|are|'s|'m|'re)\s+(?:finally\s+|now\s+)?back\s+(?:at|to)|"
-        r"(?:went|got|came|returned)\s+back\s+to|returned\s+to)\s+work\b",
-        text,
-        flags,
-    )
-    if found is not None:
-        return Retraction("ending", BACK_AT_WORK, "leave")  # "I'm back at work this week"
-    found = re.search(
-        lead + r"let\s+(?P<rest>(?:[\w'-]+\s+){1,4}?)(?P<cue>lapse|expire|run out)\b", text, flags
-    )
-    if found is not None:
-        content = _cut(found.group("rest"))  # "let my gym membership lapse"
-        if content and len(content_lemmas(content, subject)) <= MAX_ENDED_WORDS:
-            return Retraction("ending", "let lapse", content)
+    state = _state_ended(text, lead, subject)
+    if state is not None:
+        return state
     found = re.search(
         lead + r"(?:(?:has|have|had)\s+been\s+|been\s+|(?:is|am|are|'s|'m|'re)\s+)(?:now\s+)?"
         r"(?P<what>smoke|nicotine|vape|alcohol|caffeine|drug|cancer|tumor|seizure)-free\b",
