@@ -172,6 +172,12 @@ from logicmem.write.retract import (
         ("Maya finally got Maya's passport back.", "ending", "passport"),
         ("Maya caught up on the mortgage payments.", "ending", "mortgage payments"),
         ("Maya landed a job at the clinic.", "ending", "job"),
+        # Said in chat: no subject, no hyphen, a diet or a habit done with, a couple done.
+        ("Maya said: officially smoke free for 3 weeks!!", "ending", "smoke"),
+        ("Maya said: done with keto lol", "ending", "keto"),
+        ("Maya said: Whole30 is over, pizza tonight.", "ending", "Whole30"),
+        ("Maya and family let the nanny go.", "ending", "nanny"),
+        ("Marco and Maya are done. For real.", "ending", "Marco"),
         (
             "Maya doesn't have time to coach soccer anymore.",
             "negation",
@@ -262,6 +268,11 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya got back from Lisbon last night.",
         "Maya got the kids back to school.",
         "Maya's friend's probation ended.",
+        "Smoke-free restaurants are the best.",
+        "Tom and Maya are done with dinner.",
+        "Maya is done with work for today.",
+        "Maya's diet is over the top.",
+        "Maya's lease ended up costing more.",
     ],
 )
 def test_statements_that_end_nothing(text: str) -> None:

@@ -402,7 +402,7 @@ _CUES = re.compile(
     r"replaced|traded|these days|as of|sorry|oops|wait|down to|up to|free|bought|adopted|"
     r"leased|purchased|sober|let|back|returned|never|disband|folded|dissolved|fell apart|quits|"
     r"remission|decided|ended|expired|is over|was over|ran out|came to an end|wrapped up|lapsed|"
-    r"landed|found|accepted|hired|caught up|"
+    r"landed|found|accepted|hired|caught up|quits|are over|are done|done with|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
 )
@@ -525,7 +525,8 @@ PARTED = "broke up with"
 # A couple parting, said of both: not "split up the chores".
 _PARTED = (
     r"(?:just\s+|finally\s+|have\s+|had\s+|are\s+|were\s+|got\s+|'ve\s+|'re\s+)*"
-    r"(?P<cue>broke up|split up|separated|got divorced|divorced|getting divorced)\b"
+    r"(?P<cue>broke up|split up|separated|got divorced|divorced|getting divorced|"
+    r"called it quits|(?<=are )(?:done|over)(?=\s*(?:[.;!,]|$|for good|for real)))\b"
     r"(?!\s+(?:the|a|an|our|my|their|his|her|its|into)\b)"
 )
 
@@ -552,14 +553,17 @@ _CALLED_OFF = re.compile(
 # A state of the subject's that ran its course: "my probation ended", "the lease expired".
 OVER = "over"
 _OVER = re.compile(
-    r"{start}(?:the|my|our|{mine})\s+(?P<what>(?:"
+    r"{start}(?:(?:the|my|our|{mine})\s+)?(?P<what>(?:"
     + _NOT_WHOSE
     + r"[\w'-]+\s+){{0,2}}?(?:probation|"
     r"parole|lease|contract|sentence|suspension|restraining order|protective order|leave|"
     r"subscription|membership|warranty|visa|insurance|coverage|prescription|treatment|residency|"
     r"internship|fellowship|apprenticeship|deployment|assignment|sabbatical|furlough|quarantine|"
-    r"bed rest|lawsuit|bankruptcy))\s+(?:(?:has|have|had|just|finally|officially)\s+)*"
+    r"bed rest|lawsuit|bankruptcy|diet|cleanse|detox|whole\s?30|challenge))\s+"
+    r"(?:(?:has|have|had|just|finally|officially)\s+)*"
     r"(?P<cue>ended|expired|is over|was over|ran out|came to an end|wrapped up|lapsed)\b"
+    # not "over the top", "over $2,000", "ended up"
+    r"(?!\s+(?:the|a|an|my|our|her|his|their|it|there|here|budget|up|\$|\d))"
 )
 # A group the subject is part of, ended: "the band broke up", "our book club folded".
 _DISBANDED = re.compile(
@@ -933,6 +937,22 @@ _STATE_ENDINGS: tuple[tuple[str, str, str | None], ...] = (
     ),
     # "let my gym membership lapse", "let the passport expire"
     (r"let\s+(?P<what>(?:[\w'-]+\s+){1,4}?)(?:lapse|expire|run out)\b", "let lapse", None),
+    # "we let our nanny go": someone who worked for the household
+    (
+        r"let\s+(?:(?:my|our|the|[\w-]+'s)\s+)?(?P<what>(?:[\w-]+\s+)?(?:nanny|babysitter|"
+        r"sitter|au pair|housekeeper|cleaner|cleaning lady|maid|assistant|gardener|landscaper|"
+        r"dog walker|caregiver|carer|tutor|driver|cook|chef))\s+go\b",
+        "let go",
+        None,
+    ),
+    # "done with keto", "I'm done with Whole30": a diet or a habit, not "done with work"
+    (
+        r"(?:(?:is|am|are|'s|'m|'re)\s+)?(?:so\s+|officially\s+|finally\s+)?done\s+with\s+"
+        r"(?:the\s+)?(?P<what>keto|paleo|whole\s?30|atkins|intermittent fasting|fasting|dieting|"
+        r"low[- ]carb|veganism|vegetarianism|smoking|vaping|drinking|dating apps|online dating)\b",
+        "done with",
+        None,
+    ),
 )
 
 
@@ -983,14 +1003,18 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
     if state is not None:
         return state
     found = re.search(
-        lead + r"(?:(?:has|have|had)\s+been\s+|been\s+|(?:is|am|are|'s|'m|'re)\s+)(?:now\s+)?"
-        r"(?P<what>smoke|nicotine|vape|alcohol|caffeine|drug|cancer|tumor|seizure)-free\b",
+        lead + r"(?:(?:(?:has|have|had)\s+been\s+|been\s+|(?:is|am|are|'s|'m|'re)\s+)(?:now\s+)?"
+        r"(?P<what>smoke|nicotine|vape|alcohol|caffeine|drug|cancer|tumor|seizure)[- ]free\b"
+        # unsaid, with how long: "officially smoke free for 2 months!!"
+        r"|(?:now\s+)?(?P<what2>smoke|nicotine|vape|alcohol|caffeine|drug)[- ]free\s+"
+        r"(?:for|since)\b)",
         text,
         flags,
     )
     if found is not None:
         # A habit given up, said as how long without it: "I've been smoke-free for a month".
-        return Retraction("ending", "free", found.group("what").lower(), True)
+        what = found.group("what") or found.group("what2")
+        return Retraction("ending", "free", what.lower(), True)
     found = re.search(
         lead + r"(?:\w+\s+(?:a|an|the|her|his|their)\s+\w+\s+and\s+)?(?P<cue>moved out)\b"
         r"(?!\s+of\b)(?=\s*(?:[,.;!?]|$)|\s+(?:last|this|yesterday|today|on|in|and|to|for|after|"
