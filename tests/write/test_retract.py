@@ -178,6 +178,13 @@ from logicmem.write.retract import (
         ("Maya said: Whole30 is over, pizza tonight.", "ending", "Whole30"),
         ("Maya and family let the nanny go.", "ending", "nanny"),
         ("Marco and Maya are done. For real.", "ending", "Marco"),
+        # A member's second verb after "and"; a named one's group left.
+        (
+            "Maya's son did allergy shots for years and isn't allergic to cats anymore.",
+            "negation",
+            "son allergic to cats",
+        ),
+        ("Maya said: Emma left the orchestra to focus on swimming.", "ending", "Emma orchestra"),
         (
             "Maya doesn't have time to coach soccer anymore.",
             "negation",
@@ -837,6 +844,9 @@ def test_remission_ends_a_cancer_and_leaving_a_group_ends_being_in_it() -> None:
     left = "Maya left the book club in March."
     assert _ends(left, "Maya is in a book club that meets monthly.")
     assert not _ends("Maya left Deloitte in May.", "Maya is in a book club.")  # an employer
+    emma = "Maya said: Emma left the orchestra to focus on swimming."
+    assert _ends(emma, "Maya's daughter Emma plays violin in the school orchestra.")
+    assert not _ends(emma, "Maya plays cello in the community orchestra.")  # not Emma's
 
 
 def test_what_was_away_got_back_a_debt_caught_up_a_job_found_a_state_over() -> None:

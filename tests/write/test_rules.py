@@ -617,6 +617,18 @@ def test_slots_detect_changes_of_single_valued_facts() -> None:
         "relationship"
     ]
     assert conflicts("Maya has been dating Tom since college.", "Maya is married to Tom.") == []
+    # Married to a name; a town of one's own ends living with others.
+    engaged = "Maya's daughter is engaged to Mike."
+    assert conflicts("Maya's daughter married Mike in June.", engaged) == ["relationship"]
+    home = "Maya's father-in-law lives with Maya and family."
+    assert conflicts("Maya's father-in-law moved back to Pune.", home) == ["household"]
+    assert conflicts("Maya's sister moved to Pune.", home) == []  # not his
+    assert conflicts("Maya moved to Denver.", "Maya lives with Maya's parents.") == ["household"]
+    # A wedding long ago, or to "my ex", and a move made together or long ago, change none.
+    assert conflicts("Maya married Maya's ex in 2010 in Vegas.", "Maya is divorced.") == []
+    assert conflicts("Maya married Tom back in 2010.", "Maya is divorced.") == []
+    moved = "Maya's father-in-law moved to Pune with Maya and family in 2015."
+    assert conflicts(moved, home) == []
     # A month or a day is no town: "moved in May" tells when, not where.
     assert slots_of("Maya and family moved in May.") == {}
     assert slots_of("Maya's dad moved into assisted living in March.") == {

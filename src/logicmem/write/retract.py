@@ -148,7 +148,7 @@ _ENDING = (
     # A group left: "left the choir", "left my book club".
     r"left(?=\s+(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?(?:choir|band|club|team|league|group|"
     r"troupe|orchestra|ensemble|crew|congregation|union|committee|board)"
-    r"(?=\s*(?:[,.;!?]|$)|\s+(?:after|because|last|this|in|when|since|for|and|but|so)\b))|"
+    r"(?=\s*(?:[,.;!?]|$)|\s+(?:after|because|last|this|in|when|since|for|and|but|so|to)\b))|"
     # What is undergone ends when finished: a course of a drug, a treatment. Not "finished
     # work" or "finished the night shift", which end a day, not a job.
     rf"(?:finished|completed|(?:is|am|are|'m|'re)\s+done\s+with)(?=\s+(?:[\w'-]+\s+){{0,2}}"
@@ -785,7 +785,11 @@ def _member_leads(text: str, subject: str) -> list[tuple[str, str]]:
     if found is None:
         return []
     lead = rf"{re.escape(found.group(0))}(?:\s+{_AUX})*\s*"
-    return [(lead, found.group("m").lower())]
+    # A second verb of theirs after "and": "my son did allergy shots and isn't allergic
+    # to dogs anymore".
+    after_and = rf"{re.escape(found.group(0))}\s+[^.;!?]*?\band\s+(?:{_AUX}\s*)*"
+    member = found.group("m").lower()
+    return [(lead, member), (after_and, member)]
 
 
 def _someone_else(name: str | None, subject: str) -> str:
@@ -1855,7 +1859,8 @@ def ended_slot(retraction: Retraction) -> tuple[str, str] | None:
     job = re.match(r"(?:job|position|role|post)\s+(?:at|with|for)\s+(.+)", content, re.I)
     named = content[:1].isupper()
     value = re.sub(r"\s+", " ", job.group(1) if job else content).strip(" .,").lower()
-    if job or (first == "left" and named):  # "left Deloitte"; not "left the choir"
+    # "left Deloitte"; not "left the choir", nor "Emma left the orchestra" (her name first)
+    if job or (first == "left" and content.split()[-1][:1].isupper()):
         return "employer", value
     if named and first in ("moved", "moving"):
         return "residence", value

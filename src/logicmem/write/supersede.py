@@ -33,6 +33,8 @@ _ORDINAL_WORDS = (
 # Places and employers are proper names: "lives in a flat" fills no residence (the kind of
 # home is a slot of its own, "dwelling").
 _VALUE = r"(?P<v>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
+# A time long past: what happened then changes no slot now ("married Tom in 2010").
+_LONG_AGO = r"\b(?:(?:19|20)\d\d|ago|back in|years)\b"
 # A date is no place: "moved in May", "assisted living in March".
 _NO_DATE = r"(?!(?i:" + "|".join((*MONTHS, *WEEKDAYS)) + r")\b)"
 # The words for a job held ("is a nurse at ...").
@@ -187,6 +189,10 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             # "has been dating someone": dating, whoever it is.
             r"|\b(?:has been|have been|'s been|'ve been|started|is now|began)\s+"
             r"(?P<dating>dating)\b"
+            # "married Mike in June": married, to whomever; not a wedding long ago
+            r"|\b(?<!'s )(?<!is )(?P<wed>married)\s+(?=[A-Z][a-z]+\b(?!')(?![^.;!?]*"
+            + _LONG_AGO
+            + r"))"
         ),
     ),
     (
@@ -328,7 +334,7 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         said = groups.get("v") or ("eats meat" if groups.get("meat") or groups.get("meat2") else "")
         said = said or ("eats fish" if groups.get("fish") else "")
         said = said or groups.get("year") or groups.get("care") or groups.get("job") or ""
-        said = said or groups.get("dating") or ""
+        said = said or groups.get("dating") or groups.get("wed") or ""
         said = said or (f"{groups['grader']} grade" if groups.get("grader") else "")
         said = "alone" if groups.get("alone") else said
         if groups.get("with"):
@@ -525,6 +531,18 @@ def conflicts(new_text: str, old_text: str, only: Mapping[str, str] | None = Non
         and old[slot][1] != value
         and not (value == "dating" and old[slot][1] in _BOUND)
     ]
+    # Someone who lived with others moved to a town of their own: the household ended
+    # ("Maya's father-in-law lives with Maya and family", then "… moved back to India").
+    if (
+        "residence" in new
+        and "household" not in new
+        and "household" in old
+        and old["household"][1].startswith("with ")
+        and _holds("household", old["household"][0], new["residence"][0], only)
+        # not one who moved with them, nor long ago ("moved to Florida with us in 2015")
+        and not re.search(rf"\bwith\b|{_LONG_AGO}", new_text, re.IGNORECASE)
+    ):
+        found.append("household")
     if value_changed(new_text, old_text):
         found.append("value")
     return found
