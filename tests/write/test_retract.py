@@ -185,6 +185,10 @@ from logicmem.write.retract import (
             "son allergic to cats",
         ),
         ("Maya said: Emma left the orchestra to focus on swimming.", "ending", "Emma orchestra"),
+        # An illness gone or got over.
+        ("Maya's ear infection is finally gone.", "ending", "ear infection"),
+        ("Maya said: The rash cleared up.", "ending", "rash"),
+        ("Maya's son is over his flu and back at school.", "ending", "son flu"),
         (
             "Maya doesn't have time to coach soccer anymore.",
             "negation",
@@ -280,6 +284,8 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya is done with work for today.",
         "Maya's diet is over the top.",
         "Maya's lease ended up costing more.",
+        "Maya is back to work on the garden this spring.",  # work as a verb
+        "Maya said: The kids are gone for the weekend.",
     ],
 )
 def test_statements_that_end_nothing(text: str) -> None:
@@ -868,6 +874,14 @@ def test_what_was_away_got_back_a_debt_caught_up_a_job_found_a_state_over() -> N
     assert not _ends(over, "Maya was on parole in 2019.")
     order = "The restraining order expired."
     assert _ends(order, "Maya has a restraining order against Maya's ex.")
+
+
+def test_an_illness_gone_ends_having_it_not_a_liking() -> None:
+    gone = "Maya said: The snow is gone."
+    assert not _ends(gone, "Maya loves snow.")
+    rash = "Maya said: The rash cleared up."
+    assert _ends(rash, "Maya has a rash on her arm.")
+    assert not _ends(rash, "Maya had a rash in 2019.")  # told as the past
 
 
 def test_a_change_names_its_thing_by_a_word_of_its_stem() -> None:
@@ -1545,6 +1559,15 @@ def test_a_new_contribution_keeps_the_account(mem: Memory) -> None:
     mem.add("I bumped my 401k contribution to 10%.", user_id="maya", timestamp="2026-03-01")
     assert mem.get(plan.id, user_id="maya").status == "superseded"
     assert "maya has a 401k through work." in {m.text for m in mem.get_all(user_id="maya")}
+
+
+@pytest.mark.slow
+def test_a_short_sentence_that_an_illness_cleared_up_is_kept_and_ends_it(mem: Memory) -> None:
+    # "The UTI cleared up." had too few words to be kept, so the UTI stayed current.
+    uti = _said(mem, "I have a UTI.", "2026-01-05")
+    cleared = mem.add("The UTI cleared up.", user_id="maya", timestamp="2026-01-12")
+    assert cleared.added
+    assert mem.get(uti.id, user_id="maya").status == "superseded"
 
 
 @pytest.mark.slow

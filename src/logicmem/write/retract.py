@@ -402,7 +402,8 @@ _CUES = re.compile(
     r"replaced|traded|these days|as of|sorry|oops|wait|down to|up to|free|bought|adopted|"
     r"leased|purchased|sober|let|back|returned|never|disband|folded|dissolved|fell apart|quits|"
     r"remission|decided|ended|expired|is over|was over|ran out|came to an end|wrapped up|lapsed|"
-    r"landed|found|accepted|hired|caught up|quits|are over|are done|done with|"
+    r"landed|found|accepted|hired|caught up|quits|are over|are done|done with|cleared up|"
+    r"went away|resolved|gone|over|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
 )
@@ -565,6 +566,13 @@ _OVER = re.compile(
     # not "over the top", "over $2,000", "ended up"
     r"(?!\s+(?:the|a|an|my|our|her|his|their|it|there|here|budget|up|\$|\d))"
 )
+# An illness or a pest gone: "my sinus infection is gone", "the UTI cleared up".
+GONE = "gone"
+_GONE = re.compile(
+    r"{start}(?:(?:the|my|our|his|her|{mine})\s+)(?P<what>(?:" + _NOT_WHOSE + r"[\w'-]+\s+){{0,2}}?"
+    r"[\w'-]+)\s+(?:(?:is|are|has|have)\s+)?(?:(?:finally|completely|totally|all|now)\s+)*"
+    r"(?P<cue>gone|cleared up|went away|resolved)\b(?!\s+(?:to|from|for|with|out|off)\b)"
+)
 # A group the subject is part of, ended: "the band broke up", "our book club folded".
 _DISBANDED = re.compile(
     r"{start}(?:the|my|our|{mine})\s+(?P<what>(?:"
@@ -586,13 +594,15 @@ def _called_off(text: str, subject: str) -> Retraction | None:
         _CALLED_OFF.pattern.format(start=start, mine=mine), text, re.IGNORECASE
     ) or re.search(_DISBANDED.pattern.format(start=start, mine=mine), text, re.IGNORECASE)
     over = re.search(_OVER.pattern.format(start=start, mine=mine), text, re.IGNORECASE)
-    found = found or over
+    gone = re.search(_GONE.pattern.format(start=start, mine=mine), text, re.IGNORECASE)
+    found = found or over or gone
     if found is None:
         return None
     content = _cut(found.group("what"))
     if not content or len(content_lemmas(content, subject)) > MAX_ENDED_WORDS:
         return None
-    return Retraction("ending", OVER if found is over else CALLED_OFF, content)
+    cue = GONE if found is gone else OVER if found is over else CALLED_OFF
+    return Retraction("ending", cue, content)
 
 
 def _split_up(text: str, subject: str) -> Retraction | None:
@@ -915,6 +925,14 @@ _STATE_ENDINGS: tuple[tuple[str, str, str | None], ...] = (
         GOT_BACK,
         None,
     ),
+    # "is over his strep throat": an illness got over
+    (
+        r"(?:is|am|are|'s|'m|'re)\s+(?:finally\s+|completely\s+|all\s+)?over\s+(?:the\s+|his\s+|"
+        r"her\s+|my\s+|their\s+|[\w-]+'s\s+)(?P<what>[\w'-]+(?:\s+[\w'-]+)?)"
+        r"(?=\s*(?:[,.;!?]|$)|\s+(?:and|but|now|finally|already)\b)",
+        "got over",
+        None,
+    ),
     # "caught up on all the rent"
     (r"(?:(?:finally|just)\s+)?caught\s+up\s+on\s+(?:all\s+)?(?P<what>.+)", CAUGHT_UP, None),
     # "I've been sober for three months": not "sober curious", "sober up"
@@ -935,7 +953,8 @@ _STATE_ENDINGS: tuple[tuple[str, str, str | None], ...] = (
     # "I'm back at work this week", "went back to work"
     (
         r"(?:(?:is|am|are|'s|'m|'re)\s+(?:finally\s+|now\s+)?back\s+(?:at|to)|"
-        r"(?:went|got|came|returned)\s+back\s+to|returned\s+to)\s+work\b",
+        r"(?:went|got|came|returned)\s+back\s+to|returned\s+to)\s+work\b"
+        r"(?!\s+on\s+(?:the|my|our|a|an|this|that|it|his|her)\b)",  # "back to work on the garden"
         BACK_AT_WORK,
         "leave",
     ),
@@ -2015,7 +2034,9 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
             retraction.cue, _AWAY_FROM_WORK
         )
         return mine and away.search(fact) is not None and _holds_now(fact, subject)
-    if retraction.cue in (CALLED_OFF, OVER) and not _holds_now(fact, subject):
+    if retraction.cue == GONE and not _HAS_IT.search(fact):
+        return False  # an illness had, not "loves snow" when "the snow is gone"
+    if retraction.cue in (CALLED_OFF, OVER, GONE) and not _holds_now(fact, subject):
         return False  # a plan called off, not one carried out before ("had surgery in 2019")
     if retraction.cue == SWITCHED_TO:
         return _same_kind_of_drug(retraction, fact) and _current(fact, subject)
@@ -2400,10 +2421,16 @@ def _drug_lemmas() -> frozenset[str]:
     return frozenset(_lemma(name) for name in drug_names())
 
 
+# A fact of having an illness or a pest: what "gone" ends.
+_HAS_IT = re.compile(
+    r"\b(?:has|have|got|caught|is sick with|suffers from|is fighting|is battling|is dealing "
+    r"with|has been killing)\b",
+    re.IGNORECASE,
+)
 # Cues whose content is a bare word, far in meaning from the sentence of the fact it ends:
 # no similarity floor (``retracted``); ``lexical_match`` reads each of them closely.
 _NO_FLOOR = frozenset((
-    TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, OVER, SOBER, BACK_AT_WORK, REMISSION,
+    TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, OVER, GONE, SOBER, BACK_AT_WORK, REMISSION,
     JOB_FOUND, GOT_BACK, CAUGHT_UP, "paid off", "paid back",
 ))  # fmt: skip
 

@@ -650,6 +650,14 @@ def asserted(text: str) -> str:
     return " ".join(out)
 
 
+# Words that tell a thing has ended, which makes a short sentence worth keeping.
+_ENDED = re.compile(
+    r"\b(?:cleared up|went away|(?:is|are) (?:finally )?(?:gone|over|off)|got cancell?ed|"
+    r"expired|healed)\b",
+    re.IGNORECASE,
+)
+
+
 class RuleExtractor(Extractor):
     name = "rules"
 
@@ -701,7 +709,12 @@ class RuleExtractor(Extractor):
             long_enough = len(words) >= 2
         else:
             long_enough = len(words) >= self.min_words and not small_talk(sentence)
-        return long_enough or (self.states_a_fact is not None and self.states_a_fact(sentence))
+        ended = _ENDED.search(sentence) is not None  # "The UTI cleared up.": short, and news
+        return (
+            long_enough
+            or ended
+            or (self.states_a_fact is not None and self.states_a_fact(sentence))
+        )
 
     def extract(self, turns: list[Turn]) -> list[Candidate]:
         out = []
