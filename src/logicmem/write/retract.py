@@ -2015,7 +2015,7 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return False  # a part healed ends only an injury of it
     if retraction.cue in (GOT_BACK, CAUGHT_UP):
         # The thing, said as away or owed: "Maya's license is suspended", "behind on rent".
-        away = _AWAY if retraction.cue == GOT_BACK else re.compile(r"\bbehind\b", re.I)
+        away = _STATE_FACT[retraction.cue]
         thing = set(content_lemmas(retraction.content, subject))
         have = set(content_lemmas(fact, subject))
         return (
@@ -2030,9 +2030,7 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         whose = set(wanted) - set(content_lemmas(retraction.content.split()[-1], subject))
         have = set(content_lemmas(fact, subject))
         mine = whose <= have if whose else _whose(fact, subject) is None
-        away = {SOBER: _ALCOHOL, REMISSION: _REMITS, JOB_FOUND: _JOBLESS}.get(
-            retraction.cue, _AWAY_FROM_WORK
-        )
+        away = _STATE_FACT[retraction.cue]
         return mine and away.search(fact) is not None and _holds_now(fact, subject)
     if retraction.cue == GONE and not _HAS_IT.search(fact):
         return False  # an illness had, not "loves snow" when "the snow is gone"
@@ -2421,6 +2419,16 @@ def _drug_lemmas() -> frozenset[str]:
     return frozenset(_lemma(name) for name in drug_names())
 
 
+# What the fact a state's ending ends says, by the ending's cue ("got my license back":
+# "suspended"; "sober": alcohol).
+_STATE_FACT = {
+    GOT_BACK: _AWAY,
+    CAUGHT_UP: re.compile(r"\bbehind\b", re.IGNORECASE),
+    SOBER: _ALCOHOL,
+    REMISSION: _REMITS,
+    JOB_FOUND: _JOBLESS,
+    BACK_AT_WORK: _AWAY_FROM_WORK,
+}
 # A fact of having an illness or a pest: what "gone" ends.
 _HAS_IT = re.compile(
     r"\b(?:has|have|got|caught|is sick with|suffers from|is fighting|is battling|is dealing "
