@@ -1531,6 +1531,24 @@ def test_a_household_the_user_is_part_of_ends_whole(mem: Memory) -> None:
 
 
 @pytest.mark.slow
+def test_a_household_ends_for_a_lower_case_user_id(mem: Memory) -> None:
+    # The README's own user id: "maya's mom lives with maya and family" stayed current.
+    home = _said(mem, "My mom lives with us.", "2026-01-05")
+    mem.add("Mom moved into assisted living.", user_id="maya", timestamp="2026-06-01")
+    assert mem.get(home.id, user_id="maya").status == "superseded"
+
+
+@pytest.mark.slow
+def test_someone_moving_in_ends_living_alone_and_keeps_the_town(mem: Memory) -> None:
+    alone = _said(mem, "I live alone in Chicago and work at Target.", "2026-01-05")
+    mem.add("My boyfriend Sam moved in with me last week.", user_id="maya", timestamp="2026-06-01")
+    assert mem.get(alone.id, user_id="maya").status == "superseded"
+    now = [m.text for m in mem.get_all(user_id="maya")]
+    assert [t for t in now if "alone" in t] == []
+    assert any("lives in Chicago" in t for t in now) and any("Target" in t for t in now)
+
+
+@pytest.mark.slow
 def test_a_plan_called_off_and_a_service_cancelled_close(mem: Memory) -> None:
     plan = _said(mem, "I'm training for the Boston marathon in April.", "2026-01-05")
     services = _said(mem, "I have a Spotify and a Netflix subscription.", "2026-01-05")

@@ -15,6 +15,7 @@ from logicmem.write.supersede import (
     conflicts,
     held_slots,
     measures,
+    name_cased,
     only_one,
     restated,
     slot_holder,
@@ -703,7 +704,10 @@ def test_a_job_said_with_where_it_is_held_and_living_alone_are_slots() -> None:
     assert conflicts("Maya took a new job at Stripe.", nurse) == ["employer"]
     assert held_slots("Maya is a nurse.") == {}  # no workplace: not read as the job held
     alone = "Maya's dad has early-stage dementia and lives alone in Phoenix."
-    assert held_slots(alone) == {"household": ("maya's dad", "alone")}
+    assert held_slots(alone) == {
+        "residence": ("maya's dad", "phoenix"),
+        "household": ("maya's dad", "alone"),
+    }
     assert conflicts("Maya's dad moved in with Maya and family.", alone) == ["household"]
 
 
@@ -826,6 +830,50 @@ def test_whom_someone_lives_with_or_their_place_of_care_is_a_slot() -> None:
     assert conflicts("Maya lives with Tom.", "Maya lives in Boston.") == []
     assert conflicts(moved, "Maya's dad lives with Maya and family.") == []
     assert slots_of("Maya went to a nursing home to visit Grandma.") == {}
+
+
+def test_a_lower_case_user_id_is_read_as_the_name_it_is() -> None:
+    # "with maya and family" held no household: a name was read by its capital only.
+    moved = "maya's mom moved into assisted living."
+    assert conflicts(moved, "maya's mom lives with maya and family.") == ["household"]
+    assert conflicts("user-42's mom moved into a nursing home.", "user-42's mom lives with "
+                     "user-42.") == ["household"]  # fmt: skip
+    assert conflicts("maya's new email is m@new.com.", "maya's email is m@old.com.") == [
+        "attribute:email"
+    ]
+    # A lower-case word that leads a text is no name unless the writer puts it where one goes.
+    assert name_cased("my mom lives with my sister.") == "my mom lives with my sister."
+    assert name_cased("maya lives with maya's sister.") == "Maya lives with Maya's sister."
+    assert restated(
+        "maya's son Leo lives with maya and goes to Lincoln High.", set(), "maya's son leo"
+    ) == [  # fmt: skip
+        "Maya's son Leo lives with maya.",
+        "Maya's son Leo goes to Lincoln High.",
+    ]
+
+
+def test_living_alone_and_living_with_someone_end_each_other() -> None:
+    alone = "Maya lives alone in Chicago."
+    assert held_slots(alone) == {
+        "residence": ("maya", "chicago"),
+        "household": ("maya", "alone"),
+    }
+    moved_in = "Maya's sister moved in with Maya last week. (last week = the week of 2 March 2026)"
+    assert conflicts(moved_in, alone) == ["household"]
+    assert conflicts("Maya lives alone now.", "Maya's brother Sam lives with Maya.") == [
+        "household"
+    ]
+    # Not one who lives alone elsewhere, nor a move long ago.
+    assert conflicts(moved_in, "Maya's dad lives alone in Phoenix.") == []
+    assert conflicts("Maya's sister moved in with Maya back in 2019.", alone) == []
+
+
+def test_a_date_hint_is_no_time_long_ago() -> None:
+    # "(last week = … 2026)" read as a year long past: the household stayed current.
+    back = (
+        "Maya's father-in-law moved back to India last week. (last week = the week of 2 March 2026)"
+    )
+    assert conflicts(back, "Maya's father-in-law lives with Maya and family.") == ["household"]
 
 
 def test_an_attribute_a_person_has_one_of_is_a_slot() -> None:

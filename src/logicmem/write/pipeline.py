@@ -49,6 +49,7 @@ from logicmem.write.supersede import (
     measures,
     only_one,
     restated,
+    same_holder,
     slots_of,
 )
 
@@ -752,9 +753,7 @@ def _untouched(
     other slots, which ``new`` does not speak of, each as a sentence (``restated``): "Mia
     is in 5th grade now" closes "Maya's daughter Mia is in 4th grade at Lincoln
     Elementary", and her school stays."""
-    said = set(held_slots(new.text))
-    if "household" in said:
-        said |= {"residence", "dwelling"}  # moved in with someone: the old town is not told
+    said = held_slots(new.text)
     out: list[str] = []
     for part in parts(old.text, _subject(old)) or [old.text]:
         changed = conflicts(new.text, part, only)
@@ -762,5 +761,8 @@ def _untouched(
             continue
         held = held_slots(part)
         holder = next((held[s][0] for s in changed if s in held), None)
-        out += restated(part, set(changed) | said, holder)
+        leave = set(changed) | set(said)
+        if "household" in said and same_holder(said["household"][0], holder, only):
+            leave |= {"residence", "dwelling"}  # moved in with someone: the old town is not told
+        out += restated(part, leave, holder)
     return list(dict.fromkeys(out))

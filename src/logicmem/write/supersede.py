@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, word_set
 from logicmem.write.novelty import VALUE_KINDS, Token, stem, tokens
 from logicmem.write.person import MEMBER_WORDS
-from logicmem.write.rules import MONTHS, WEEKDAYS, asserted, own_words, reported
+from logicmem.write.rules import MONTHS, WEEKDAYS, asserted, own_words, reported, without_hints
 
 _FUNCTION = (
     r"(?:the|a|an|to|and|or|but|at|for|in|of|on|with|by|from|since|until|before|after|"
@@ -62,7 +62,8 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         "residence",
         re.compile(
             r"\b(?:live|lives|living|lived|resides?|moved|moving|relocated|relocating|based)\s+"
-            r"(?:back\s+)?"
+            r"(?:back\s+|alone\s+|on\s+(?:my|his|her|their)\s+own\s+|by\s+(?:him|her|them)"
+            r"sel(?:f|ves)\s+)?"
             r"(?:in|to)\s+(?:the\s+)?"
             # a place of care in a town: "lives in assisted living in Tucson" (the town)
             r"(?:(?:an?\s+)?" + _CARE + r"(?:\s+(?:facility|home|community|center))?\s+in\s+)?"
@@ -310,14 +311,15 @@ def restated(text: str, leave: set[str], holder: str | None) -> list[str]:
     them: a slot a pronoun holds is not told, since whom it stands for is not known here."""
     own = own_words(text)
     out = []
-    for name, match in _slot_matches(own):
+    # read as a lower-case user id were a name (``name_cased``), told in the words as given
+    for name, match in _slot_matches(name_cased(own)):
         if name in leave:
             continue
         who = _holder(own, match.start())
         group = next((g for (n, g) in _TOLD if n == name and match.groupdict().get(g)), None)
         if not who or group is None or not same_holder(who.lower(), holder):
             continue
-        value = re.sub(r"\s+", " ", match.group(group)).strip(" .,")
+        value = re.sub(r"\s+", " ", own[match.start(group) : match.end(group)]).strip(" .,")
         article = "an" if value[:1].lower() in "aeiou" else "a"
         out.append(_TOLD[name, group].format(who=who[:1].upper() + who[1:], v=value, a=article))
     return out
@@ -327,7 +329,7 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
     """``slots_of`` with whose each slot is (``slot_holder``): slot name -> (holder,
     normalised value). What the text does not assert holds no slot ("if Maya moved to
     Denver, ...": ``rules.asserted``)."""
-    text = asserted(own_words(text))
+    text = name_cased(asserted(own_words(text)))
     found = {}
     for name, match in _slot_matches(text):
         groups = match.groupdict()
@@ -345,6 +347,27 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         found[name] = (slot_holder(text, match.start()), value)
     found.update(_attributes(text))
     return found
+
+
+# A user id in lower case ("maya", "user-42") is the speaker's name all the same: the
+# writer puts it first and again where only a name goes, as an owner, with the family or as
+# who said it ("maya's mom lives with maya and family"). The slots read a name by its
+# capital, so such an id is read capitalised.
+_LOWER_FIRST = re.compile(r"[a-z][\w-]*(?![\w-])")
+
+
+def name_cased(text: str) -> str:
+    """``text`` with a lower-case user id that leads it written with a capital, as a name
+    is: "maya's mom lives with maya and family" -> "Maya's mom lives with Maya and family".
+    A text that leads with a word the writer never puts where a name goes is kept."""
+    first = _LOWER_FIRST.match(text)
+    if first is None:
+        return text
+    name = re.escape(first.group())
+    if not re.search(rf"(?<![\w'-]){name}(?:'s\b| and family\b| said:)", text):
+        return text
+    word = first.group()
+    return re.sub(rf"(?<![\w'-]){name}(?![\w-])", word[:1].upper() + word[1:], text)
 
 
 def _slot_matches(text: str) -> Iterator[tuple[str, re.Match[str]]]:
@@ -540,12 +563,31 @@ def conflicts(new_text: str, old_text: str, only: Mapping[str, str] | None = Non
         and old["household"][1].startswith("with ")
         and _holds("household", old["household"][0], new["residence"][0], only)
         # not one who moved with them, nor long ago ("moved to Florida with us in 2015")
-        and not re.search(rf"\bwith\b|{_LONG_AGO}", new_text, re.IGNORECASE)
+        and not re.search(rf"\bwith\b|{_LONG_AGO}", without_hints(new_text), re.IGNORECASE)
+    ):
+        found.append("household")
+    if (
+        (_alone_ended(new, old) or _alone_ended(old, new))
+        and not re.search(_LONG_AGO, without_hints(new_text), re.IGNORECASE)
+        and "household" not in found
     ):
         found.append("household")
     if value_changed(new_text, old_text):
         found.append("value")
     return found
+
+
+def _alone_ended(
+    one: Mapping[str, tuple[str | None, str]], other: Mapping[str, tuple[str | None, str]]
+) -> bool:
+    """Whether ``one`` lives alone and ``other`` lives with them: either ends the other
+    ("Maya lives alone", then "Maya's sister moved in with Maya"; or the other way)."""
+    if "household" not in one or "household" not in other or one["household"][1] != "alone":
+        return False
+    value = other["household"][1]
+    if not value.startswith("with "):
+        return False
+    return same_holder(one["household"][0], value[5:].removesuffix(" and family"))
 
 
 # Past tense reports an event, which a later one does not replace ("ran 5 km" twice).
