@@ -209,6 +209,10 @@ class AddResult:
     superseded: list[str] = field(default_factory=list)
     extractor: str = ""
     failures: int = 0
+    # Requests to forget ("forget my address") that found no memory to close: what they
+    # name was not found, or not told apart from another ("forget my medication" with two
+    # drugs taken). Their ids: the assistant should say so, ask, or ``delete`` by id.
+    unmatched_forgets: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -218,4 +222,5 @@ class AddResult:
             "superseded": self.superseded,
             "extractor": self.extractor,
             "failures": self.failures,
+            "unmatched_forgets": self.unmatched_forgets,
         }

@@ -94,6 +94,16 @@ def test_add_shows_what_an_ending_kept_of_the_memory_it_closed(
     assert listed == ["Ana stopped taking lisinopril.", "Ana is allergic to penicillin."]
 
 
+def test_add_says_when_a_request_to_forget_found_nothing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _run(capsys, "add", "I have a cat named Miso.", "--user", "Ana", "--time", "2024-01-10")
+    code, out, _ = _run(capsys, "add", "Forget my address.", "--user", "Ana")
+    assert code == 0 and "found no memory to close: nothing was forgotten" in out
+    code, out, _ = _run(capsys, "add", "Forget my address.", "--user", "Ana", "--json")
+    assert len(json.loads(out)["unmatched_forgets"]) == 1
+
+
 def test_context_shows_what_time_has_changed_since_a_memory_was_said(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

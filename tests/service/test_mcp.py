@@ -89,6 +89,12 @@ async def exercise(session: Any) -> set[str]:
     assert len(added["turns"]) == 1
     assert any("peanut" in m["text"] for m in added["added"]), added
     assert added["added"][0]["said_at"].startswith("2024-03-02")
+    assert added["unmatched_forgets"] == []
+    # A request to forget that finds nothing says so, to the model and in the data.
+    missed = await call(session, "add_memory", {"text": "Forget my address."})
+    assert not missed.is_error and "nothing was forgotten" in text_of(missed)
+    assert isinstance(missed.structured_content, dict)
+    assert len(missed.structured_content["unmatched_forgets"]) == 1
 
     found = await ok(session, "search_memories", {"query": "peanut allergy", "k": 5})
     assert found["hits"], found

@@ -233,6 +233,15 @@ def test_context_items_carry_route_and_reason(service) -> None:
     assert "tree nuts" in ctx["prompt"]
 
 
+def test_a_request_to_forget_that_found_nothing_is_in_the_response(service) -> None:
+    a = _tenant(service, "acme")
+    found = _add(a, "kim", "I am allergic to tree nuts.")
+    assert found["unmatched_forgets"] == []
+    missed = _add(a, "kim", "Forget my address.")
+    [request] = missed["added"]
+    assert missed["unmatched_forgets"] == [request["id"]]  # the user-facing id, no tenant
+
+
 def test_update_history_delete_round_trip(service) -> None:
     a = _tenant(service, "acme")
     added = _add(a, "kim", "My gym is on Pine Street.", infer=False)

@@ -1452,6 +1452,67 @@ def test_a_request_to_forget_what_was_said_of_anyone(mem: Memory) -> None:
     assert mem.get(his.id, user_id="maya").status == "active"
 
 
+def test_a_request_to_forget_said_as_a_command_or_as_stop_keeping() -> None:
+    # A bare "Forget my X.", "forget about my X", "stop remembering my X": read as nothing.
+    for said, content in (
+        ("Forget Maya's address.", "address"),
+        ("Forget about Maya's nut allergy, please.", "nut allergy"),
+        ("Stop remembering Maya's medication.", "medication"),
+        ("No need to keep Maya's old address.", "old address"),
+        ("Please delete what Maya told you about Tom's job.", "Tom job"),
+    ):
+        found = detect(said, "Maya")
+        assert found is not None and (found.kind, found.content) == ("forget", content), said
+    # A set-aside with more to say, or forgetting as a thing done, is no request.
+    for said in (
+        "Forget Maya's diet, Maya is eating cake.",
+        "Maya always forgets Maya's medication in the morning.",
+        "Maya's doctor said to stop tracking Maya's calories.",
+    ):
+        assert detect(said, "Maya") is None, said
+
+
+@pytest.mark.slow
+def test_a_request_to_forget_names_a_fact_by_its_kind(mem: Memory) -> None:
+    # "my address", "my job", "my meds": no word of the fact, and it stayed current.
+    home = _said(mem, "I live at 42 Oak Street in Denver.", "2026-01-05")
+    moms = _said(mem, "My mom lives at 9 Pine Road in Tucson.", "2026-01-05")
+    job = _said(mem, "I work at Target as a cashier.", "2026-01-05")
+    his = _said(mem, "My husband Tom works at Google.", "2026-01-05")
+    drugs = [
+        _said(mem, "I take metformin for my diabetes.", "2026-01-05"),
+        _said(mem, "I take 10 mg of lisinopril every morning.", "2026-01-05"),
+    ]
+    allergy = _said(mem, "I'm allergic to penicillin.", "2026-01-05")
+    for asked in ("Forget my address.", "Please forget my job.", "Forget my meds."):
+        mem.add(asked, user_id="maya", timestamp="2026-03-01")
+    for fact in (home, job, *drugs):
+        assert mem.get(fact.id, user_id="maya").status == "superseded", fact.text
+    for fact in (moms, his, allergy):
+        assert mem.get(fact.id, user_id="maya").status == "active", fact.text
+    mem.add(
+        "Please delete what I told you about Tom's job.", user_id="maya", timestamp="2026-03-02"
+    )
+    assert mem.get(his.id, user_id="maya").status == "superseded"
+
+
+@pytest.mark.slow
+def test_a_request_to_forget_that_finds_nothing_says_so(mem: Memory) -> None:
+    # Two drugs, "my medication": which is not said. The request closed itself silently.
+    drugs = [
+        _said(mem, "I take metformin for my diabetes.", "2026-01-05"),
+        _said(mem, "I take 10 mg of lisinopril every morning.", "2026-01-05"),
+    ]
+    result = mem.add("Forget my medication.", user_id="maya", timestamp="2026-03-01")
+    [request] = result.added
+    assert result.unmatched_forgets == [request.id]
+    assert result.to_dict()["unmatched_forgets"] == [request.id]
+    for fact in drugs:
+        assert mem.get(fact.id, user_id="maya").status == "active"
+    found = mem.add("Forget that I take lisinopril.", user_id="maya", timestamp="2026-03-02")
+    assert found.unmatched_forgets == [] and drugs[1].id in found.superseded
+
+
 @pytest.mark.slow
 def test_a_request_to_forget_a_verb_with_its_object(mem: Memory) -> None:
     # "visiting Maya's mom": the memory wrote "my" as the user's name, still a verb's object.

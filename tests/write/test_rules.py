@@ -846,7 +846,7 @@ def test_a_lower_case_user_id_is_read_as_the_name_it_is() -> None:
     assert name_cased("maya lives with maya's sister.") == "Maya lives with Maya's sister."
     assert restated(
         "maya's son Leo lives with maya and goes to Lincoln High.", set(), "maya's son leo"
-    ) == [  # fmt: skip
+    ) == [
         "Maya's son Leo lives with maya.",
         "Maya's son Leo goes to Lincoln High.",
     ]

@@ -127,6 +127,11 @@ def add(args: argparse.Namespace) -> int:
             print(f"+ {entry.text}  ({entry.category}, id {entry.id[:8]}{how})")
         for memory_id in result.superseded:
             print(f"~ superseded {memory_id[:8]}")
+        for memory_id in result.unmatched_forgets:
+            print(
+                f"! request to forget {memory_id[:8]} found no memory to close: nothing was "
+                "forgotten; name it in other words (`logicmem search` shows how it was kept)"
+            )
         if not result.added:
             print("stored the turn; no new memory (duplicate or nothing to remember)")
     return 0

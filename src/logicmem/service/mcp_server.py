@@ -117,6 +117,11 @@ class AddOutput(BaseModel):
     superseded: list[str] = Field(description="ids of memories the message replaced")
     extractor: str
     failures: int
+    unmatched_forgets: list[str] = Field(
+        default_factory=list,
+        description="ids of requests to forget that found no memory to close: nothing was "
+        "forgotten; tell the user, and ask them to name it in other words",
+    )
 
 
 class SearchHit(BaseModel):
@@ -268,12 +273,18 @@ def build_server(memory: Memory, tenant: str, user: str) -> MCPServer[Any]:
             superseded=data["superseded"],
             extractor=data["extractor"],
             failures=data["failures"],
+            unmatched_forgets=data["unmatched_forgets"],
         )
         heading = (
             f"Stored the message ({_n(len(out.turns), 'turn', 'turns')}): "
             f"{_n(len(added), 'memory', 'memories')} extracted, {len(out.merged)} merged "
             f"into existing ones, {len(out.superseded)} superseded."
         )
+        if out.unmatched_forgets:
+            heading += (
+                " A request to forget found no memory to close, so nothing was forgotten:"
+                " tell the user, and ask them to name it in other words."
+            )
         records = [{"id": m.id, "text": m.text, "category": m.category} for m in added]
         return _result(_framed(heading, records), out)
 

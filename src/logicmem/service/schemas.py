@@ -119,6 +119,11 @@ class AddOut(BaseModel):
     superseded: list[str]
     extractor: str
     failures: int
+    unmatched_forgets: list[str] = Field(
+        default_factory=list,
+        description="ids of requests to forget that found no memory to close: ask the user "
+        "what they meant, or delete by id",
+    )
     queued: bool = Field(description="true: extraction runs as a background job")
 
 

@@ -491,6 +491,8 @@ class WritePipeline:
                 detail={"cue": own.cue, "request": "forget", "closed": closed},
             )
             entry.status, entry.valid_until, entry.superseded_by = "superseded", until, entry.id
+            if not closed:
+                result.unmatched_forgets.append(entry.id)  # nothing it names was found
             closed.append(entry.id)
         return closed
 

@@ -282,7 +282,10 @@ _FORGET = (
     r"the\s+(?=\w+(?:\s+\w+)?\s+(?:thing|stuff|business|situation)\b)|"
     r"(?=\S+'s\s+.+?\s+from\s+(?:your\s+)?(?:memory|records?|notes?|files?)\b))|"
     r"(?:don't|do not|never)\s+(?P<cue2>remember|store|save|keep|record|write down|log)\s+"
-    r"(?:that\s+)?)"
+    r"(?:that\s+)?|"
+    # "stop remembering my weight", "no need to keep my old address"
+    r"(?:stop\s+|no need to\s+|(?:you\s+)?(?:don't|do not) need to\s+)(?P<cue4>remember(?:ing)?|"
+    r"stor(?:e|ing)|sav(?:e|ing)|record(?:ing)?|keep(?:ing)?(?:\s+track\s+of)?)\s+(?:that\s+)?)"
     r"(?P<rest>.+)"
 )
 # Where what a request to forget names ends: "the overdraft thing", "my passport number from your
@@ -1337,9 +1340,19 @@ def _forget(text: str, subject: str) -> Retraction | None:
         asked = "" if keep_nothing else rf"(?:please\s+|pls\s+|{CAN_YOU}(?:please\s+)?)"
         found = re.search(
             rf"(?:^|[.;:!?,]\s*)(?:(?:please|pls|oh|so|also|and)[,\s]+)*{asked}"
-            rf"(?:(?P<cue>{cue})\s+(?P<rest>{_mine(subject)}\s.+)|"
+            rf"(?:(?P<cue>{cue})\s+(?:about\s+)?(?P<rest>{_mine(subject)}\s.+)|"
             rf"(?P<cue3>delete|remove)\s+(?P<rest3>{_mine(subject)}\s+(?:\w+\s+){{0,3}}?"
             r"(?:info|information|details|data|records?)\b.*))",
+            text,
+            re.IGNORECASE,
+        )
+    if found is None:
+        # Said as all the message is: "Forget my address." (not "forget my diet, I'm having
+        # cake", a set-aside with more to say).
+        found = re.fullmatch(
+            rf"\s*(?P<cue>forget|erase|delete)\s+(?:about\s+)?(?P<rest>{_mine(subject)}\s+"
+            r"[\w'-]+(?:\s+[\w'-]+){0,3}?)(?:,?\s+(?:please|for good|completely|entirely))?"
+            r"\s*[.!]*\s*",
             text,
             re.IGNORECASE,
         )
@@ -1370,7 +1383,14 @@ def _forget(text: str, subject: str) -> Retraction | None:
     owner = re.match(rf"{_mine(subject)}\s+(?P<who>[\w-]+)'s\s", rest, re.IGNORECASE)
     if owner and lemma(fold(owner.group("who"))) in _PEOPLE:
         content = f"{owner.group('who').lower()} {content}"
-    cue = (groups.get("cue") or groups.get("cue3") or f"don't {groups.get('cue2')}").lower()
+    # Or someone named: "what I told you about Tom's job" is Tom's.
+    named = re.match(r"(?-i:(?P<who>[A-Z][a-z]+))'s\s", rest)
+    if named and fold(named.group("who")) != fold(subject):
+        content = f"{named.group('who')} {content}"
+    said_not = groups.get("cue4") or groups.get("cue2") or ""
+    by: str = groups.get("cue") or groups.get("cue3") or ""
+    verb = "stop" if said_not.endswith("ing") else "don't"
+    cue = (by or f"{verb} {said_not}").lower()
     # Not "being vegetarian", "going bankrupt": a doing said alone is the speaker's.
     first = said.split()[0] if said.split() else ""
     anyone = not re.match(rf"(?:{subj}|{_mine(subject)}|me)\b", said, re.IGNORECASE) and not (
@@ -2558,7 +2578,15 @@ def _forgotten(
     if not facts:
         return []
     sims = _similarities(retraction.content, [said[m.id] for m in facts], subject, embed)
-    close = [(m, float(s)) for m, s in zip(facts, sims, strict=True) if s >= MIN_FORGET_SIMILARITY]
+    # A word for a kind of fact names a fact of that kind ("my address": "lives at 12 Elm
+    # Street"), however far in meaning the two are.
+    kinds = {w: _KIND_OF_FACT[_KIND_WORDS[w]] for w in asked if w in _KIND_WORDS}
+    of_kind = {m.id: {w for w, test in kinds.items() if test(said[m.id], subject)} for m in facts}
+    close = [
+        (m, float(s))
+        for m, s in zip(facts, sims, strict=True)
+        if s >= MIN_FORGET_SIMILARITY or (of_kind[m.id] and of_kind[m.id] == set(kinds))
+    ]
     words = {m.id: _surface(said[m.id], subject) for m, _ in close}
     vocab = sorted({w for ws in words.values() for w in ws} | set(asked))
     if not close or not vocab:
@@ -2572,10 +2600,77 @@ def _forgotten(
             for h in have
         )
 
-    found = [(m, s) for m, s in close if all(same(w, words[m.id]) for w in asked)]
+    found = [
+        (m, s) for m, s in close if all(w in of_kind[m.id] or same(w, words[m.id]) for w in asked)
+    ]
+    if found and any(w in _ALL_OF_KIND for w in kinds):
+        return found  # "forget my meds": each of them
+    if len(found) > 1 and set(asked) <= set(kinds):
+        return []  # "forget my medication" with two drugs taken: which one is not said
     # Words of like meaning are less sure than the same words: the closest fact only
     # ("Maya's current address" is "Maya's address is 12 Elm Street", not her old one too).
     return [max(found, key=lambda f: f[1])] if found else []
+
+
+def _has_drug(fact: str, subject: str) -> bool:
+    """Whether ``fact`` names a medicine taken (``kb.drug_names``) or a dose of one, not
+    one the speaker must not take ("allergic to penicillin")."""
+    if _NOT_TAKEN.search(fact):
+        return False
+    return bool(set(content_lemmas(fact, subject)) & _drug_lemmas()) or bool(_DOSE.search(fact))
+
+
+_NOT_TAKEN = re.compile(
+    r"\ballerg|\bintoleran|\breacts?\b|\breaction\b|\b(?:can't|cannot|can not|shouldn't|"
+    r"mustn't|never)\s+(?:take|have)\b",
+    re.I,
+)
+
+
+_DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|milligrams?|micrograms?|units?|ml)\b", re.I)
+_STREET = re.compile(
+    r"\b\d+[A-Za-z]?\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|"
+    r"Dr|Boulevard|Blvd|Court|Ct|Way|Place|Pl|Terrace|Circle|Parkway|Highway|Hwy)\b|"
+    r"\blives?\s+at\s+\d"
+)
+_WORKS = re.compile(
+    r"\b(?:works?|working|worked|employed)\s+(?:as|at|for|in)\b|\bjob\b|\bemployer\b", re.I
+)
+_PHONE = re.compile(r"(?<![\w$])\+?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]?\d{4}\b|\b\d{3}-\d{4}\b")
+_PAY = re.compile(
+    r"\b(?:makes|earns|salary|paid|income|wage)\b[^.;!?]*\$\s?\d|\$\s?\d[\d,.]*k?\s+"
+    r"(?:a|per)\s+(?:year|month|hour)",
+    re.I,
+)
+_WEIGHT = re.compile(r"\bweighs?\b|\b\d+(?:\.\d+)?\s*(?:lbs?|pounds|kg|kilos)\b", re.I)
+# The test that a fact is of a kind a request to forget names by the kind's word.
+_KIND_OF_FACT: dict[str, Callable[[str, str], bool]] = {
+    "address": lambda fact, _: _STREET.search(fact) is not None,
+    "job": lambda fact, _: (
+        _WORKS.search(fact) is not None or bool({"employer", "occupation"} & set(slots_of(fact)))
+    ),
+    "medication": _has_drug,
+    "phone": lambda fact, _: _PHONE.search(fact) is not None,
+    "pay": lambda fact, _: _PAY.search(fact) is not None,
+    "weight": lambda fact, _: _WEIGHT.search(fact) is not None,
+}
+_KIND_WORDS = {
+    word: kind
+    for kind, words in {
+        "address": "address addresses",
+        "job": "job jobs work career employer employment",
+        "medication": "medication medications meds med medicine medicines pills prescription "
+        "prescriptions drugs",
+        "phone": "phone cell mobile",
+        "pay": "salary income pay paycheck wage wages earnings",
+        "weight": "weight",
+    }.items()
+    for word in words.split()
+}
+# Kind words that name all facts of the kind: "forget my meds" is each drug taken.
+_ALL_OF_KIND = frozenset(
+    {"medications", "meds", "medicines", "pills", "prescriptions", "drugs", "jobs"}
+)
 
 
 def _formed_alike(a: str, b: str) -> bool:
