@@ -1511,6 +1511,12 @@ def test_a_request_to_forget_that_finds_nothing_says_so(mem: Memory) -> None:
         assert mem.get(fact.id, user_id="maya").status == "active"
     found = mem.add("Forget that I take lisinopril.", user_id="maya", timestamp="2026-03-02")
     assert found.unmatched_forgets == [] and drugs[1].id in found.superseded
+    # A fact that names the kind's word is the one meant, beside another of the kind.
+    weight = _said(mem, "My weight is 180 pounds.", "2026-01-05")
+    goal = _said(mem, "I want to lose 20 pounds by summer.", "2026-01-05")
+    asked = mem.add("Please forget my current weight.", user_id="maya", timestamp="2026-03-03")
+    assert asked.unmatched_forgets == [] and weight.id in asked.superseded
+    assert mem.get(goal.id, user_id="maya").status == "active"
 
 
 @pytest.mark.slow

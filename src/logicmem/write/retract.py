@@ -2600,16 +2600,20 @@ def _forgotten(
             for h in have
         )
 
+    found = [(m, s) for m, s in close if s >= MIN_FORGET_SIMILARITY]
+    found = [(m, s) for m, s in found if all(same(w, words[m.id]) for w in asked)]
+    if found:
+        # Words of like meaning are less sure than the same words: the closest fact only
+        # ("Maya's current address" is "Maya's address is 12 Elm Street", not her old one).
+        return [max(found, key=lambda f: f[1])]
     found = [
         (m, s) for m, s in close if all(w in of_kind[m.id] or same(w, words[m.id]) for w in asked)
     ]
     if found and any(w in _ALL_OF_KIND for w in kinds):
         return found  # "forget my meds": each of them
-    if len(found) > 1 and set(asked) <= set(kinds):
+    if len(found) > 1:
         return []  # "forget my medication" with two drugs taken: which one is not said
-    # Words of like meaning are less sure than the same words: the closest fact only
-    # ("Maya's current address" is "Maya's address is 12 Elm Street", not her old one too).
-    return [max(found, key=lambda f: f[1])] if found else []
+    return found
 
 
 def _has_drug(fact: str, subject: str) -> bool:
