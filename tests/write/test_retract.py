@@ -26,6 +26,7 @@ from logicmem.write.retract import (
     parted,
     reaged,
     retracted,
+    unlisted,
 )
 
 
@@ -523,8 +524,18 @@ def test_a_doer_and_someone_named_by_name() -> None:
 
 def test_a_death_of_one_named_in_a_list_leaves_the_list() -> None:
     died = "Maya said: Pip died last night."
-    assert not _ends(died, "Maya and family have two cats, Luna and Pip.")
+    # Counted and named, the others stay told (``unlisted``); a list not counted stays.
+    cats = "Maya and family have two cats, Luna and Pip."
+    assert _ends(died, cats)
+    assert unlisted(detect(died, "Maya"), cats) == "Maya and family have a cat named Luna."
+    three = "Maya has three dogs: Rex, Pip and Bo."
+    assert unlisted(detect(died, "Maya"), three) == "Maya has two dogs, Rex and Bo."
+    named = "Maya's rabbits are named Pip and Clover."
+    assert unlisted(detect(died, "Maya"), named) == "Maya's rabbit is named Clover."
     assert not _ends(died, "Maya walks Pip, Rex and Bo every morning.")
+    # Given away, the same ("two cats and Luna" was kept).
+    rehomed = detect("Maya and family had to rehome Pip.", "Maya")
+    assert unlisted(rehomed, cats) == "Maya and family have a cat named Luna."
     assert _ends(died, "Maya and family have a cat named Pip.")
     # A fact told of them by name.
     assert _ends(died, "Pip is 14 and has kidney disease.")
@@ -1553,14 +1564,37 @@ def test_a_death_named_in_a_list_of_pets_ends_only_that_pet(mem: Memory) -> None
 
 
 @pytest.mark.slow
-def test_a_death_never_closes_a_fact_that_names_another_one_too(mem: Memory) -> None:
-    # Which of the list is not told apart: better current with both than lose the other.
+def test_a_death_in_a_count_of_pets_keeps_the_others_told(mem: Memory) -> None:
+    # "two cats, Mochi and Pepper" stayed current beside Mochi's death.
     cats = _said(mem, "We have two cats, Mochi and Pepper.", "2026-01-05")
     dogs = _said(mem, "My dogs are named Rex and Bella.", "2026-01-05")
-    _said(mem, "Mochi passed away last night.", "2026-06-01")
-    _said(mem, "We lost Rex in May.", "2026-06-02")
+    mem.add("Mochi passed away last night.", user_id="maya", timestamp="2026-06-01")
+    mem.add("We lost Rex in May.", user_id="maya", timestamp="2026-06-02")
     for fact in (cats, dogs):
-        assert mem.get(fact.id, user_id="maya").status == "active"
+        assert mem.get(fact.id, user_id="maya").status == "superseded"
+    _said(mem, "We have two parrots, Kiwi and Mango.", "2026-01-05")
+    mem.add("We had to rehome Mango.", user_id="maya", timestamp="2026-06-02")
+    now = {m.text for m in mem.get_all(user_id="maya")}
+    assert {"maya and family have a cat named Pepper.", "maya's dog is named Bella."} <= now
+    assert "maya and family have a parrot named Kiwi." in now  # not "two parrots and Kiwi"
+    # Someone else's pet of the same name is not the speaker's; a short death is kept.
+    miso = _said(mem, "I have a cat named Miso.", "2026-01-05")
+    _said(mem, "My sister's cat Miso passed away.", "2026-06-03")
+    assert mem.get(miso.id, user_id="maya").status == "active"
+    [told] = mem.add("Grandpa died.", user_id="maya", timestamp="2026-06-04").added
+    assert "died" in told.text
+
+
+def test_a_death_named_by_a_word_said_first_is_no_name() -> None:
+    # "Phone died." read "Phone" as one who died and closed the phone's facts.
+    assert not _ends("Maya said: Phone died.", "Maya's phone number is 555-0134.")
+    assert not _ends("Maya said: Laptop died yesterday.", "Maya's laptop keeps crashing.")
+    assert _ends("Maya said: Grandpa died.", "Maya's grandpa lives in Tucson.")
+    assert _ends("Maya said: Ziggy died.", "Maya has a cat named Ziggy.")
+
+
+@pytest.mark.slow
+def test_one_named_after_the_relation_that_died_is_who_died(mem: Memory) -> None:
     # One named after the relation that died is who died: "Grandpa" of "grandpa Joe".
     joe = _said(mem, "My grandpa Joe lives in Tucson.", "2026-01-05")
     _said(mem, "We lost Grandpa in June.", "2026-06-03")

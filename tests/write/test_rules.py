@@ -315,6 +315,10 @@ def test_extractor_drops_a_question_that_only_asks_or_supposes() -> None:
         "Being a goalkeeper takes nerve, how do they train for penalties?",
         "As a reminder, when does the pool open on Sundays?",
         "It rained all day so what should we do tomorrow?",
+        # A second module-level pattern of the same name read only "if" as a condition:
+        # "Once Maya moves to Denver." was kept.
+        "Once I move to Denver, what neighborhoods are good?",
+        "Before I start the new job, what should I ask HR?",
     ):
         assert RuleExtractor().extract([_turn(said)]) == [], said
 
@@ -866,6 +870,26 @@ def test_living_alone_and_living_with_someone_end_each_other() -> None:
     # Not one who lives alone elsewhere, nor a move long ago.
     assert conflicts(moved_in, "Maya's dad lives alone in Phoenix.") == []
     assert conflicts("Maya's sister moved in with Maya back in 2019.", alone) == []
+
+
+def test_where_the_work_is_done_is_a_slot() -> None:
+    home = "Maya works from home as a designer at Figma."
+    assert held_slots(home)["work_mode"] == ("maya", "remote")
+    assert conflicts("Maya went back to the office full time.", home) == ["work_mode"]
+    # Said with days, a mix of both: the days moved are no new place of work.
+    fridays = "Maya works from home on Fridays."
+    assert held_slots(fridays)["work_mode"] == ("maya", "hybrid")
+    assert conflicts("Maya goes into the office on Tuesdays.", fridays) == []
+    assert conflicts("Maya is back in the office three days a week.", home) == ["work_mode"]
+    # Not a day off the usual, a plan, a past day, a party, nor another's.
+    for said in (
+        "Maya is working from home today because Leo is sick.",
+        "Maya will be back in the office next month.",
+        "Maya worked from home yesterday.",
+        "Maya went to the office party.",
+    ):
+        assert "work_mode" not in slots_of(said), said
+    assert conflicts("Maya's husband works in the office now.", home) == []
 
 
 def test_a_date_hint_is_no_time_long_ago() -> None:

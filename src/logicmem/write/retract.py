@@ -1489,6 +1489,11 @@ def _death(text: str, subject: str) -> Retraction | None:
     who = re.sub(rf"^{own}", "", found.group("who")).strip()
     if fold(who) == fold(subject) or fold(who) in _FUNCTION:
         return None  # the speaker, or a pronoun ("She passed away": whose is unclear)
+    owner = re.search(
+        rf"\b([\w-]+)'s\s+(?:(?i:{_PETS}|{_KIN_WORDS})s?\s+)$", text[: found.start("who")]
+    )
+    if owner is not None and fold(owner.group(1)) != fold(subject):
+        return None  # named as someone else's: "Maya's sister's cat Mochi passed away"
     return Retraction("death", _norm(found.group("cue")), who)
 
 
@@ -2203,10 +2208,19 @@ def death_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return False  # only a pet is gone for good when it never came back
     who = retraction.content.lower()
     names = next((group for group in _SAME_KIN if who in group), (who,))
+    # A word of the household or a pet in any case ("Grandpa", "grandpa"); a name as a name
+    # is written: "Phone died." names no phone of "Maya's phone number is ...".
+    word = len(names) > 1 or lemma(who) in _MEMBERS or re.fullmatch(_PETS, who) is not None
+    if not word:
+        names = (retraction.content,)
     either = "|".join(map(re.escape, names))
-    found = re.search(rf"\b(?:{either})s?\b(?!'s|')\s*(?P<next>[\w']*)", fact, re.IGNORECASE)
+    found = re.search(
+        rf"\b(?:{either})s?\b(?!'s|')\s*(?P<next>[\w']*)", fact, re.IGNORECASE if word else 0
+    )
     if found is not None and _listed(fact, found.start(), found.end()):
-        return False  # "two cats, Miso and Tofu": the others named still hold
+        # "Miso and Tofu are our cats": the others named still hold; "two cats, Miso and
+        # Tofu": they stay told (``unlisted``).
+        return unlisted(retraction, fact) != fact
     # What holds now of them, not what was ("Mom was interested in art").
     return (
         found is not None
@@ -2257,8 +2271,74 @@ def _listed_age(name: str, fact: str) -> re.Match[str] | None:
 
 def left_told(retraction: Retraction | None, fact: str, subject: str) -> str:
     """``fact`` as ``retraction`` leaves it told: a parting's partner named alone
-    (``parted``), an age reached in a list of ages rewritten (``reaged``); else as it is."""
-    return reaged(retraction, parted(retraction, fact, subject))
+    (``parted``), an age reached in a list of ages rewritten (``reaged``), a pet that died
+    out of a count of pets (``unlisted``); else as it is."""
+    return unlisted(retraction, reaged(retraction, parted(retraction, fact, subject)))
+
+
+_PLURAL_PETS = rf"(?:(?:{_PETS})s?|puppies|bunnies|ponies|mice|fishes)"
+_NAMES = r"[A-Z][a-z]+(?:\s*,\s*[A-Z][a-z]+)*,?\s+(?:and|&)\s+[A-Z][a-z]+"
+# Pets counted and named: "two cats, Luna and Ziggy", "3 dogs (Rex, Bo and Max)", "two
+# dogs named Rex and Bella"; or named together: "Maya's dogs are named Rex and Bella".
+_COUNTED_PETS = re.compile(
+    r"\b(?P<n>two|three|four|five|[2-5])\s+(?P<kind>" + _PLURAL_PETS + r")"
+    r"(?:\s*[,:(]\s*|\s+(?:named|called)\s+)(?P<names>" + _NAMES + r")(?P<shut>\))?",
+    re.IGNORECASE,
+)
+_PETS_NAMED = re.compile(
+    r"\b(?P<kind>" + _PLURAL_PETS + r")\s+are\s+(?:named|called)\s+(?P<names>" + _NAMES + ")",
+    re.IGNORECASE,
+)
+_COUNT = {"two": 2, "three": 3, "four": 4, "five": 5}
+_COUNT_WORD = {v: k for k, v in _COUNT.items()}
+
+
+def unlisted(retraction: Retraction | None, fact: str) -> str:
+    """``fact`` without a pet that died or was given away, when it counts and names the pets
+    ("Maya and family have two cats, Luna and Ziggy", after "Luna died" or "we rehomed
+    Luna" -> "... have a cat named Ziggy"), so the others stay told; any other ``fact`` as
+    it is."""
+    if retraction is None or not (
+        retraction.kind == "death"
+        or (retraction.kind == "ending" and _HANDED.search(retraction.cue) is not None)
+    ):
+        return fact
+    died = set(retraction.content.split())
+    for pattern in (_COUNTED_PETS, _PETS_NAMED):
+        found = pattern.search(fact)
+        if found is None:
+            continue
+        names = re.split(r"\s*,\s*(?:(?:and|&)\s+)?|\s+(?:and|&)\s+", found.group("names"))
+        left = [n for n in names if n not in died]
+        if len(left) != len(names) - 1:
+            continue  # who died is not among them (once)
+        kind = found.group("kind")
+        one = _singular(kind)
+        told = left[0] if len(left) == 1 else f"{', '.join(left[:-1])} and {left[-1]}"
+        if pattern is _PETS_NAMED:
+            told = f"{one} is named {told}" if len(left) == 1 else f"{kind} are named {told}"
+        else:
+            n = found.group("n")
+            count = int(n) if n.isdigit() else _COUNT[n.lower()]
+            if count != len(names):
+                continue  # "two cats, Luna and Ziggy and a dog": not the list counted
+            many = str(count - 1) if n.isdigit() else _COUNT_WORD.get(count - 1, "")
+            article = "an" if one[:1].lower() in "aeiou" else "a"
+            told = f"{article} {one} named {told}" if len(left) == 1 else f"{many} {kind}, {told}"
+        return fact[: found.start()] + told + fact[found.end() :]
+    return fact
+
+
+def _singular(kind: str) -> str:
+    """A pet's plural word as one: "cats" -> "cat", "puppies" -> "puppy", "mice" -> "mouse"."""
+    lower = kind.lower()
+    if lower == "mice":
+        return kind[0] + "ouse"
+    if lower.endswith("ies"):
+        return kind[:-3] + "y"
+    if lower.endswith("fishes"):
+        return kind[:-2]
+    return kind[:-1] if lower.endswith("s") else kind
 
 
 def reaged(retraction: Retraction | None, fact: str) -> str:
@@ -2619,12 +2699,12 @@ def _forgotten(
 def _has_drug(fact: str, subject: str) -> bool:
     """Whether ``fact`` names a medicine taken (``kb.drug_names``) or a dose of one, not
     one the speaker must not take ("allergic to penicillin")."""
-    if _NOT_TAKEN.search(fact):
+    if _ALLERGIC_TO.search(fact):
         return False
     return bool(set(content_lemmas(fact, subject)) & _drug_lemmas()) or bool(_DOSE.search(fact))
 
 
-_NOT_TAKEN = re.compile(
+_ALLERGIC_TO = re.compile(
     r"\ballerg|\bintoleran|\breacts?\b|\breaction\b|\b(?:can't|cannot|can not|shouldn't|"
     r"mustn't|never)\s+(?:take|have)\b",
     re.I,
@@ -2708,6 +2788,8 @@ def _ends_alone(fact: str, retraction: Retraction, subject: str) -> bool:
     """Whether a death ends ``fact`` without ending someone else it names beside who died
     (after "named" or "called", or in a list with them: "Mochi and Pepper"): only when
     each is a thing of its own ("a cat named Miso and a dog named Biscuit")."""
+    if unlisted(retraction, fact) != fact:
+        return True  # the others counted stay told: "two cats, Luna and Ziggy"
     died = set(retraction.content.split())
     name = r"((?-i:[A-Z][a-z]+))"
     # Who died named after the word the death said ("Grandpa" in "Maya's grandpa Joe").

@@ -357,7 +357,7 @@ _ASKS = (
     r"anyone|so|and|but|right|ideas?|suggestions?|thoughts?|tips?|recommendations?)\b"
 )
 # A condition is no statement: "If I take the train, how long is it?"
-_CONDITION = re.compile(
+_OPENS_A_CONDITION = re.compile(
     r"^(?i:if|when|whenever|unless|whether|once|before|after|while|in case|what if|say)\b"
 )
 # The statement and the question are parted by a comma, a dash or a colon, or only by "so",
@@ -500,7 +500,7 @@ def told_before_asking(sentence: str) -> str | None:
     lead = _as_told(told)
     if lead:
         return lead
-    if _CONDITION.match(told) or _A_QUESTION.match(told) or not is_first_person(told):
+    if _OPENS_A_CONDITION.match(told) or _A_QUESTION.match(told) or not is_first_person(told):
         return None
     told = _BECAUSE.sub("", told)
     if not _SPEAKER_SAYS.search(told):
@@ -653,7 +653,10 @@ def asserted(text: str) -> str:
 # Words that tell a thing has ended, which makes a short sentence worth keeping.
 _ENDED = re.compile(
     r"\b(?:cleared up|went away|(?:is|are) (?:finally )?(?:gone|over|off)|got cancell?ed|"
-    r"expired|healed)\b",
+    r"expired|healed|"
+    # a life's events: "Grandpa died.", "Ziggy passed away.", "Noor was born."
+    r"died|passed away|passed on|(?:was|were) born|got (?:married|engaged|divorced|fired|"
+    r"laid off)|retired)\b",
     re.IGNORECASE,
 )
 

@@ -173,6 +173,25 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
+        # Where the work is done: "works from home" -> "back in the office full time". Said
+        # with days ("from home on Fridays", "in the office three days a week"), a mix of
+        # both. Not a day off the usual ("working from home today"), nor a plan.
+        "work_mode",
+        re.compile(
+            r"(?:\b(?:works?|working|am|is|are|'m|'s|'re)\s+(?:now\s+|still\s+|mostly\s+|fully\s+|"
+            r"full[- ]time\s+)*(?P<remote>from home|remotely|remote)\b"
+            r"|\b(?P<wfh>WFH)\b"
+            r"|\b(?:(?:went|got|came|am|is|are|'m|'s|'re)\s+back|returned)\s+(?:to|in(?:to)?|at)\s+"
+            r"the\s+office\b|\b(?:works?|working)\s+(?:in|at|from)\s+the\s+office\b|"
+            r"\b(?:commutes?|goes)\s+(?:in\s+)?(?:in)?to\s+the\s+office\b"
+            r"|\b(?:works?|working|is|am|'m|are|'re)\s+(?P<hybrid>hybrid)\b)"
+            r"(?!\s+(?:today|tonight|tomorrow|this\s+(?:week|morning|afternoon)|party|building|"
+            r"manager|supplies|job|jobs)\b)"
+            r"(?P<days>\s+(?i:(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri)days|(?:one|two|three|four|"
+            r"[1-4])\s+days?(?:\s+(?:a|per|each))?\s+week|part[- ]time|some days|a few days)))?"
+        ),
+    ),
+    (
         # Custody of children after a separation: "we have joint custody" -> "I got full
         # custody of the kids".
         "custody",
@@ -339,6 +358,10 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         said = said or groups.get("dating") or groups.get("wed") or ""
         said = said or (f"{groups['grader']} grade" if groups.get("grader") else "")
         said = "alone" if groups.get("alone") else said
+        if name == "work_mode":
+            remote = groups.get("remote") or groups.get("wfh")
+            said = "remote" if remote else "office"
+            said = "hybrid" if groups.get("days") or groups.get("hybrid") else said
         if groups.get("with"):
             said = f"with {groups['with']}"
         value = re.sub(r"\s+", " ", said).strip(" .,").lower()
