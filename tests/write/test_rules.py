@@ -848,6 +848,10 @@ def test_a_lower_case_user_id_is_read_as_the_name_it_is() -> None:
     # A lower-case word that leads a text is no name unless the writer puts it where one goes.
     assert name_cased("my mom lives with my sister.") == "my mom lives with my sister."
     assert name_cased("maya lives with maya's sister.") == "Maya lives with Maya's sister."
+    # After a word said first: "Oops, maya's ..." held no attribute.
+    assert conflicts(
+        "Oops, maya's blood type is actually B positive.", "maya's blood type is A positive."
+    ) == ["attribute:blood type"]
     assert restated(
         "maya's son Leo lives with maya and goes to Lincoln High.", set(), "maya's son leo"
     ) == [

@@ -376,20 +376,21 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
 # writer puts it first and again where only a name goes, as an owner, with the family or as
 # who said it ("maya's mom lives with maya and family"). The slots read a name by its
 # capital, so such an id is read capitalised.
-_LOWER_FIRST = re.compile(r"[a-z][\w-]*(?![\w-])")
+_LOWER_FIRST = re.compile(r"(?:[A-Za-z]+[,!]\s+)?(?P<id>[a-z][\w-]*)(?![\w-])")  # "Oops, maya's"
 
 
 def name_cased(text: str) -> str:
-    """``text`` with a lower-case user id that leads it written with a capital, as a name
-    is: "maya's mom lives with maya and family" -> "Maya's mom lives with Maya and family".
+    """``text`` with a lower-case user id that leads it (after a word like "Oops,") written
+    with a capital, as a name is: "maya's mom lives with maya and family" -> "Maya's mom
+    lives with Maya and family".
     A text that leads with a word the writer never puts where a name goes is kept."""
     first = _LOWER_FIRST.match(text)
     if first is None:
         return text
-    name = re.escape(first.group())
+    name = re.escape(first.group("id"))
     if not re.search(rf"(?<![\w'-]){name}(?:'s\b| and family\b| said:)", text):
         return text
-    word = first.group()
+    word = first.group("id")
     return re.sub(rf"(?<![\w'-]){name}(?![\w-])", word[:1].upper() + word[1:], text)
 
 
