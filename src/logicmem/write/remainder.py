@@ -37,8 +37,9 @@ _JOINT = re.compile(
 )
 # A dose: "and 20 mg of atorvastatin" after "takes 10 mg of lisinopril" is a clause of its
 # own, its subject and verb those of the dose before it.
-_DOSE = re.compile(
-    r"\d+(?:\.\d+)?\s*(?:mg|mcg|g|ml|units?|iu|puffs?|tablets?|pills?|capsules?|drops?)\b",
+DOSE = re.compile(
+    r"\d+(?:\.\d+)?\s*(?:mg|mcg|milligrams?|micrograms?|g|ml|units?|iu|puffs?|tablets?|pills?|"
+    r"capsules?|drops?)\b",
     re.IGNORECASE,
 )
 # One of a list of things named: "and a dog named Biscuit" after "has a cat named Miso" is
@@ -138,8 +139,8 @@ def _split(sentence: str, name: str, previous: str) -> list[Clause]:
         dose = (
             not own
             and said.lower() in ("and", "")
-            and _DOSE.match(" ".join(after)) is not None
-            and _DOSE.search(sentence[start : joint.start()]) is not None
+            and DOSE.match(" ".join(after)) is not None
+            and DOSE.search(sentence[start : joint.start()]) is not None
         )
         named = (
             not own
@@ -176,7 +177,7 @@ def _split(sentence: str, name: str, previous: str) -> list[Clause]:
             # "and 20 mg of atorvastatin": taken as the dose before it was; "and a dog named
             # Biscuit", had as the cat named before it was.
             first = out[-1].text
-            found = _NAMED.search(first) if _NAMED.match(text) else _DOSE.search(first)
+            found = _NAMED.search(first) if _NAMED.match(text) else DOSE.search(first)
             if found is not None:
                 out.append(Clause(first[: found.start()] + text, out[-1].subject, False))
                 last = end

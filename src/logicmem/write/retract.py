@@ -59,6 +59,7 @@ from logicmem.routes.visible.kb import drug_classes, drug_kinds, drug_names, med
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form, word_set
 from logicmem.types import MemoryEntry
 from logicmem.write.person import MEMBER_WORDS
+from logicmem.write.remainder import DOSE
 from logicmem.write.rules import (
     CAN_YOU,
     STOPWORDS,
@@ -2282,7 +2283,7 @@ _NAMES = r"[A-Z][a-z]+(?:\s*,\s*[A-Z][a-z]+)*,?\s+(?:and|&)\s+[A-Z][a-z]+"
 # dogs named Rex and Bella"; or named together: "Maya's dogs are named Rex and Bella".
 _COUNTED_PETS = re.compile(
     r"\b(?P<n>two|three|four|five|[2-5])\s+(?P<kind>" + _PLURAL_PETS + r")"
-    r"(?:\s*[,:(]\s*|\s+(?:named|called)\s+)(?P<names>" + _NAMES + r")(?P<shut>\))?",
+    r"(?:\s*[,:(]\s*|\s+(?:named|called)\s+)(?P<names>" + _NAMES + r")\)?",
     re.IGNORECASE,
 )
 _PETS_NAMED = re.compile(
@@ -2697,11 +2698,12 @@ def _forgotten(
 
 
 def _has_drug(fact: str, subject: str) -> bool:
-    """Whether ``fact`` names a medicine taken (``kb.drug_names``) or a dose of one, not
+    """Whether ``fact`` names a medicine taken (``kb.drug_names``) or a dose of one
+    (``remainder.DOSE``), not
     one the speaker must not take ("allergic to penicillin")."""
     if _ALLERGIC_TO.search(fact):
         return False
-    return bool(set(content_lemmas(fact, subject)) & _drug_lemmas()) or bool(_DOSE.search(fact))
+    return bool(set(content_lemmas(fact, subject)) & _drug_lemmas()) or bool(DOSE.search(fact))
 
 
 _ALLERGIC_TO = re.compile(
@@ -2711,7 +2713,6 @@ _ALLERGIC_TO = re.compile(
 )
 
 
-_DOSE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mg|mcg|milligrams?|micrograms?|units?|ml)\b", re.I)
 _STREET = re.compile(
     r"\b\d+[A-Za-z]?\s+(?:[A-Z][\w'-]*\s+){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|"
     r"Dr|Boulevard|Blvd|Court|Ct|Way|Place|Pl|Terrace|Circle|Parkway|Highway|Hwy)\b|"
