@@ -24,7 +24,7 @@ _CUES: list[tuple[str, str]] = [
     (r"\b(owns?|bought|has an? (car|house|dog|cat|bike|pet))\b", "assets"),
     (r"\b(allerg\w*|diagnos\w*|pregnan\w*|medication|takes \w+ for|feels?|recovering)\b", "states"),
     (
-        r"\b(sister|brother|mother|mom|father|dad|wife|husband|partner|friend|kids?|"
+        r"\b(sister|brother|mother|mom|father|dad|wife|husband|hubby|partner|friend|kids?|"
         r"children|son|daughter|married|boyfriend|girlfriend)\b",
         "social relationships",
     ),

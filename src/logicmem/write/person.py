@@ -31,7 +31,7 @@ ADDRESS_WORDS = (
 MEMBER_WORDS = {
     "mother": "mother mom mum mommy mama",
     "father": "father dad daddy papa",
-    "partner": "partner wife husband spouse girlfriend boyfriend fiance fiancee",
+    "partner": "partner wife husband hubby spouse girlfriend boyfriend fiance fiancee",
     "child": "son daughter stepson stepdaughter baby toddler newborn infant",
     "grandparent": "grandmother grandma granny grandfather grandpa",
 }

@@ -114,6 +114,9 @@ class Retraction:
     # For a request to forget, what it names without saying whose ("what I said about the
     # lawsuit", "the eviction thing"): whatever the speaker told of it, of anyone.
     anyone: bool = False
+    # For a death, whose the one who died was when not the speaker's: a household member's
+    # word ("mom" for "my mom's dog Rex died"). It ends only a fact told of that member.
+    whose: str = ""
 
 
 # Words allowed between the subject and the cue: auxiliaries and adverbs of time or degree.
@@ -141,6 +144,14 @@ _ENDING = (
     r"resigned from|stepped down from|stepped down as|resigned as|dropped out of|withdrew from|"
     r"graduated from|"
     r"gave away|given away|rehomed|re-homed|got rid of|gotten rid of|ditched|cancell?ed|"
+    # A pet, named, given to someone for good: "gave Mochi to my sister" (not "gave Mochi a
+    # bath", nor to a vet, nor to mind it for a while).
+    r"gave(?=\s+(?-i:[A-Z][a-z]+)\s+to\s+(?:(?:a|an|the|my|our|his|her|their|[\w-]+'s)\s+)?"
+    r"(?:(?:new|good|loving|lovely|nice|close|old|family)\s+)?(?:friend|neighbou?r|coworker|"
+    r"colleague|family|home|owner|couple|shelter|rescue|sister|brother|cousin|aunt|uncle|niece|"
+    r"nephew|parents|mom|mum|mother|dad|father|grandparents|grandma|grandpa|in-laws)s?\b"
+    r"(?![^.;!?]*\b(?:for\s+(?:the|a|two|three|few|couple)|to\s+(?:look after|watch|mind|"
+    r"care for|take care|babysit|keep for)|while|until|till|when we)\b))|"
     r"called off|"
     # Done because it had to be: "we had to rehome Pixel" (not "have to", still ahead).
     r"had to (?:rehome|re-home|give away|give up|sell|cancel|quit|stop)|"
@@ -525,7 +536,7 @@ def detect(text: str, subject: str) -> Retraction | None:
     )
 
 
-_PARTNER_WORDS = "wife|husband|partner|girlfriend|boyfriend|spouse|fianc[eé]e?"
+_PARTNER_WORDS = "wife|husband|hubby|partner|girlfriend|boyfriend|spouse|fianc[eé]e?"
 PARTED = "broke up with"
 # A couple parting, said of both: not "split up the chores".
 _PARTED = (
@@ -749,14 +760,29 @@ def _taken_off(text: str, subject: str) -> Retraction | None:
             text,
             re.IGNORECASE,
         )
+        if found is None:
+            # Anyone taking a member off a drug, or stopping the member's drug: "we took my
+            # son off Ritalin", "they took Grandpa off warfarin", "we stopped Leo's inhaler".
+            found = re.search(
+                rf"\b(?:(?:took|taken|weaned|tapered)\s+(?:{_mine(subject)}\s+(?P<m>{_KIN_WORDS})"
+                rf"(?:\s+(?-i:[A-Z][a-z]+))?|(?P<n>(?-i:[A-Z][a-z]+)))\s+off|"
+                rf"(?P<stop>stopped|discontinued)\s+(?:{_mine(subject)}\s+(?P<m2>{_KIN_WORDS})|"
+                r"(?P<n2>(?-i:[A-Z][a-z]+)))'s)\s+(?P<rest>.+)",
+                text,
+                re.IGNORECASE,
+            )
         if found is not None:
-            named = _someone_else(found.group("n"), subject)
-            person = (found.group("m") or "").lower() or named
+            named = found.groupdict().get("n") or found.groupdict().get("n2")
+            member = found.group("m") or found.groupdict().get("m2") or ""
+            if not member and named and re.fullmatch(_KIN_WORDS, named, re.IGNORECASE):
+                member = named  # "Grandpa", called by the household's word for him
+            person = member.lower() or _someone_else(named, subject)
             found = found if person else None
     if found is not None:
         content = _cut(found.group("rest"))
-        # What a prescriber stopped must be a drug; what the subject was taken off is one.
-        stopped = found.groupdict().get("stop") is not None
+        # What a prescriber stopped must be a drug, and so must what a member was taken off;
+        # what the subject was taken off is one.
+        stopped = found.groupdict().get("stop") is not None or bool(person)
         drug = not stopped or bool(set(content_lemmas(content, subject)) & _drug_lemmas())
         if (
             drug
@@ -804,6 +830,23 @@ def _member_leads(text: str, subject: str) -> list[tuple[str, str]]:
     after_and = rf"{re.escape(found.group(0))}\s+[^.;!?]*?\band\s+(?:{_AUX}\s*)*"
     member = found.group("m").lower()
     return [(lead, member), (after_and, member)]
+
+
+def _other_owner(phrase: str, subject: str) -> str:
+    """Whose a thing ended is, when not the speaker's: the household member's word or the
+    name that owns ``phrase`` ("my son's Ritalin" -> "son", "Tom's gym membership" ->
+    "Tom"); "" for the speaker's own ("my Ritalin", "Maya's car")."""
+    found = re.match(
+        rf"\s*(?:(?i:{_mine(subject)})\s+(?P<m>(?i:{_KIN_WORDS}))(?:\s+[A-Z][a-z]+)?|"
+        r"(?P<n>[A-Z][a-z]+))'s\s",
+        phrase,
+    )
+    if found is None:
+        return ""
+    named = found.group("n") or ""
+    if re.fullmatch(_KIN_WORDS, named, re.IGNORECASE):
+        return named.lower()  # "Grandpa's", the household's word for him
+    return (found.group("m") or "").lower() or _someone_else(named, subject)
 
 
 def _someone_else(name: str | None, subject: str) -> str:
@@ -1015,6 +1058,8 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
     found = re.search(lead + rf"(?P<cue>{_ENDING})\s+(?P<rest>.+)", text, flags)
     if found is not None:
         content = _cut(found.group("rest"))
+        whose = _other_owner(found.group("rest"), subject)
+        content = f"{whose} {content}" if whose and content else content
         if _HANDED.search(found.group("cue")):
             # Who it went to is not what ended: "gave the piano away to my niece".
             content = re.split(r"\s+(?:to|with)\s+", content, maxsplit=1)[0]
@@ -1465,14 +1510,21 @@ def _death(text: str, subject: str) -> Retraction | None:
     "Juniper died last night"): the content is who died, a word of the household or a
     pet, or a name. Not someone else's ("the neighbour's cat died")."""
     own = rf"(?i:{_mine(subject)}\s+(?:(?:old|dear|sweet|beloved|little|late)\s+)?)"
-    being = rf"(?P<who>{own}(?i:{_PETS}|{_KIN_WORDS})s?\b|[A-Z][a-z]+\b)"
-    speaker = _speaker(subject)
+    # "my dog", "Grandpa", a name, or a member's pet: "my mom's dog".
+    being = (
+        rf"(?P<who>{own}(?i:(?:{_KIN_WORDS})'s\s+(?:{_PETS})|{_PETS}|{_KIN_WORDS})s?\b|"
+        r"[A-Z][a-z]+\b)"
+    )
+    # Who put a pet down: the speaker, or a member whose pet it was ("my parents had to put
+    # Buddy down").
+    keepers = rf"{_KIN_WORDS}|(?:grand)?parents|in-laws"
+    speaker = rf"(?:{_speaker(subject)}|(?i:{_mine(subject)})\s+(?P<keeper>(?i:{keepers})))"
     adverbs = r"(?i:(?:has|had|have|just|sadly|recently|finally|unexpectedly|to)\s+)*"
     found = (
         re.search(
             rf"{being}\s+{adverbs}(?P<cue>(?i:{_DIED}))\b(?!\s+(?i:laughing|of\s+embarr))", text
         )
-        or re.search(rf"\b{speaker}\s+{adverbs}(?P<cue>(?i:{_LOST}))\s+{being}", text)
+        or re.search(rf"\b{_speaker(subject)}\s+{adverbs}(?P<cue>(?i:{_LOST}))\s+{being}", text)
         or re.search(
             rf"\b{speaker}\s+{adverbs}(?P<cue>(?i:put))\s+{being}\s+(?i:down|to sleep)\b", text
         )
@@ -1490,12 +1542,20 @@ def _death(text: str, subject: str) -> Retraction | None:
     who = re.sub(rf"^{own}", "", found.group("who")).strip()
     if fold(who) == fold(subject) or fold(who) in _FUNCTION:
         return None  # the speaker, or a pronoun ("She passed away": whose is unclear)
-    owner = re.search(
-        rf"\b([\w-]+)'s\s+(?:(?i:{_PETS}|{_KIN_WORDS})s?\s+)$", text[: found.start("who")]
-    )
+    whose, _, pet = who.rpartition("'s ")  # "mom's dog"
+    who, whose = pet or who, whose.lower()
+    before = text[: found.start("who")]
+    owner = re.search(rf"\b([\w-]+)'s\s+(?:(?i:{_PETS}|{_KIN_WORDS})s?\s+)$", before)
     if owner is not None and fold(owner.group(1)) != fold(subject):
-        return None  # named as someone else's: "Maya's sister's cat Mochi passed away"
-    return Retraction("death", _norm(found.group("cue")), who)
+        # Named as someone else's: a member's ("Maya's sister's cat Mochi passed away"),
+        # or no one of the household's ("Tom's dog Rex died"), which ends nothing.
+        kin = owner.group(1)
+        mine = re.search(rf"(?i:{_mine(subject)})\s+{re.escape(kin)}'s\s+\S+\s+$", before)
+        if mine is None or not re.fullmatch(_KIN_WORDS, kin, re.IGNORECASE):
+            return None
+        whose = kin.lower()
+    whose = whose or (found.groupdict().get("keeper") or "").lower()
+    return Retraction("death", _norm(found.group("cue")), who, whose=whose)
 
 
 # A birth in the household ("the baby came", "our daughter Noor was born", "we had the
@@ -1517,6 +1577,7 @@ _PARTNERS = frozenset(
     for w in (
         "wife",
         "husband",
+        "hubby",
         "partner",
         "girlfriend",
         "boyfriend",
@@ -2207,6 +2268,11 @@ def death_match(retraction: Retraction, fact: str, subject: str) -> bool:
         rf"\b(?:{_PETS})s?\b", fact, re.I
     ):
         return False  # only a pet is gone for good when it never came back
+    if retraction.whose:
+        kin = next((group for group in _SAME_KIN if retraction.whose in group), (retraction.whose,))
+        either = "|".join(map(re.escape, kin))
+        if not re.search(rf"\b(?:{re.escape(subject)}'s|my|our)\s+(?:{either})\b", fact, re.I):
+            return False  # "my mom's dog Rex died" ends only what is told of Mom's
     who = retraction.content.lower()
     names = next((group for group in _SAME_KIN if who in group), (who,))
     # A word of the household or a pet in any case ("Grandpa", "grandpa"); a name as a name
@@ -2222,10 +2288,14 @@ def death_match(retraction: Retraction, fact: str, subject: str) -> bool:
         # "Miso and Tofu are our cats": the others named still hold; "two cats, Miso and
         # Tofu": they stay told (``unlisted``).
         return unlisted(retraction, fact) != fact
-    # What holds now of them, not what was ("Mom was interested in art").
+    # What holds now of them, not what was ("Mom was interested in art"); "a dog named Rex"
+    # names it.
     return (
         found is not None
-        and word_form(found.group("next").lower()) != "past"
+        and (
+            word_form(found.group("next").lower()) != "past"
+            or found.group("next").lower() in ("named", "called")
+        )
         and (found.group("next").lower() not in ("was", "were", "had", "used"))
     )
 
@@ -2611,6 +2681,13 @@ def retracted(
         # A thing sold or given away is no longer owned: "sold the house" ends "own a
         # house in Oakland", however little else the two share.
         owned = [m for m in lexical if _OWNS.search(said[m.id])]
+        if retraction.cue == "gave":  # a pet given to someone: "Mochi", never "Leo" the son
+            pets = re.compile(rf"\b{_PLURAL_PETS}\b", re.IGNORECASE)
+            return [
+                (m, float(s))
+                for m, s in zip(lexical, sims, strict=True)
+                if m in owned and pets.search(said[m.id])
+            ]
         return [
             (m, float(s)) for m, s in zip(lexical, sims, strict=True) if m in owned or s >= floor
         ]
@@ -2793,8 +2870,12 @@ def _ends_alone(fact: str, retraction: Retraction, subject: str) -> bool:
         return True  # the others counted stay told: "two cats, Luna and Ziggy"
     died = set(retraction.content.split())
     name = r"((?-i:[A-Z][a-z]+))"
-    # Who died named after the word the death said ("Grandpa" in "Maya's grandpa Joe").
-    died |= {n for w in list(died) for n in re.findall(rf"\b{re.escape(w)}\s+{name}", fact, re.I)}
+    # Who died named after the word the death said ("Grandpa" in "Maya's grandpa Joe", "Rex"
+    # in "a dog named Rex").
+    after = r"\s+(?:(?:named|called)\s+)?"
+    died |= {
+        n for w in list(died) for n in re.findall(rf"\b{re.escape(w)}{after}{name}", fact, re.I)
+    }
     listed = set(re.findall(rf"\b(?:named|called)\s+{name}", fact))
     for n in died:
         joined = r"\s*(?:,|and|&)\s*(?:and\s+)?"

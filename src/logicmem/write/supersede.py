@@ -506,7 +506,7 @@ def same_holder(a: str | None, b: str | None, only: Mapping[str, str] | None = N
     return " " not in short and bool(short) and long.endswith(f" {short}") and "'s" in long
 
 
-_ONE_KIN = "son|daughter|wife|husband|partner|girlfriend|boyfriend|mom|mother|dad|father"
+_ONE_KIN = "son|daughter|wife|husband|hubby|partner|girlfriend|boyfriend|mom|mother|dad|father"
 # Told of more than one of a relation: "my sons", "our younger daughter", "my other son".
 _MORE_THAN_ONE = re.compile(
     rf"\b(?:(?:sons|daughters)\b|(?:other|older|younger|oldest|youngest|eldest|middle|"
