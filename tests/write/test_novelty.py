@@ -285,3 +285,15 @@ def test_a_deleted_memory_leaves_no_statement_to_restore(
     assert mem.get_all(user_id="ana") == []
     rows = mem.store.db.execute("SELECT detail FROM history").fetchall()  # type: ignore[attr-defined]
     assert not any("vegetarian" in str(r[0]) for r in rows)
+
+
+def test_a_promotion_names_the_job_held_now() -> None:
+    from logicmem.write.supersede import slots_of
+
+    assert slots_of("Leo was promoted to head chef.") == {"occupation": "head chef"}
+    assert slots_of("Leo just got promoted to nurse manager!") == {"occupation": "nurse manager"}
+    assert conflicts("Leo got promoted to shift supervisor.", "Leo works as a cashier.")
+    # Not a promotion to no job ("the senior team"), another's, or one hoped for.
+    assert "occupation" not in slots_of("Leo got promoted to the senior team.")
+    assert "occupation" not in slots_of("Leo is hoping to get promoted to manager.")
+    assert "occupation" not in slots_of("If Leo gets promoted to manager, he'll buy a car.")

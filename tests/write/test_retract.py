@@ -1786,3 +1786,21 @@ def test_a_pet_given_to_someone_for_good_is_no_longer_kept(mem: Memory) -> None:
 
 def test_hubby_is_a_partner() -> None:
     assert _ends("Maya's hubby just retired.", "Maya's hubby works as a pharmacist.")
+
+
+# -- an event prepared for, done ------------------------------------------------------------
+def test_an_event_done_ends_only_the_preparing_for_it() -> None:
+    training = "Maya is training for the Boston marathon."
+    assert _ends("Maya ran the Boston marathon on Monday!", training)
+    assert _ends("Maya finally passed the bar!", "Maya is studying for the bar exam.")
+    assert not _ends("Maya ran the Boston marathon on Monday!", "Maya loves the Boston marathon.")
+    for said in (
+        "Maya took a practice test today.",  # no part of the exam prepared for
+        "Maya ran 12 miles this morning.",
+        "Maya ran the Boston marathon back in 2019.",  # long ago, before this training
+        "Maya ran the Boston marathon years ago.",
+    ):
+        found = detect(said, "Maya")
+        assert found is None or not lexical_match(found, training, "Maya"), said
+    assert detect("Maya's husband ran the Boston marathon.", "Maya") is None
+    assert detect("Maya will run the Boston marathon in April.", "Maya") is None

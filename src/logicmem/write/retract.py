@@ -406,7 +406,8 @@ _CUES = re.compile(
     r"record|write|log|wrong|misspoke|miscount|misremember|mistype|misread|misheard|mixed|"
     r"mistake|my bad|corrected|correction|typo|meant|actually|raised|increased|upped|bumped|"
     r"lowered|reduced|decreased|cut|dropped|doubled|halved|tripled|adjusted|changed|titrated|"
-    r"went|gone|goes|go|now|turned|passed|died|put|crossed|lost|goodbye|buried|quit|"
+    r"went|gone|goes|go|now|turned|passed|died|put|crossed|lost|goodbye|buried|quit|ran|raced|"
+    r"sat|did|"
     r"stopped|gave|given|sold|moved|recovered|got|gotten|outgrew|outgrown|grew|came|come|"
     r"weaned|tapered|broke|broken|split|separated|divorced|retired|resigned|stepped|withdrew|"
     r"left|off|no longer|any\s?more|after all|no more|switched|transitioned|converted|swapped|"
@@ -533,7 +534,65 @@ def detect(text: str, subject: str) -> Retraction | None:
         or _healed(text, subject)
         or _switched(text, subject)
         or _update(text, subject)
+        or _event_done(text, subject)
     )
+
+
+# An event prepared for, done: "ran the Boston marathon" ends "is training for the Boston
+# marathon", "passed the bar" ends "is studying for the bar exam" (``_prepared_for``).
+EVENT_DONE = "done"
+_DID_EVENT = r"finished|completed|ran|raced|passed|took|sat|did"
+# What one trains or studies for, by the word that ends its name ("the Boston marathon",
+# "the bar", "my driving test", "the GRE" by its capitals).
+_EVENTS = frozenset(
+    lemma(w)
+    for w in word_set(
+        "marathon half-marathon race triathlon ironman 5k 10k ultra exam exams test bar boards "
+        "finals midterms certification interview audition recital competition tournament "
+        "defense defence"
+    )
+)
+# What a fact of preparing says: "training for", "signed up for", "studying to take".
+_PREPARING = re.compile(
+    r"\b(?:training|prepping|preparing|studying|cramming|getting ready|signed up|registered|"
+    r"entered)\s+(?:for|to (?:run|take|sit|do))\s+(?P<what>[^,.;!?()]+)",
+    re.IGNORECASE,
+)
+
+
+def _event_done(text: str, subject: str) -> Retraction | None:
+    """An event the speaker did, in the past: "Maya ran the Boston marathon on Sunday",
+    "finally passed the bar". It ends only a fact of preparing for it."""
+    found = re.search(
+        rf"(?:^|[.;:!?]\s*|\b(?:and|but|so)\s+)(?:\w+,?\s+)?{_subject_pattern(subject)}"
+        rf"(?:\s+and\s+family)?\s+(?:{_AUX}\s+)*(?P<cue>{_DID_EVENT})\s+(?P<rest>.+)",
+        text,
+        re.IGNORECASE,
+    )
+    said = without_hints(text)
+    if found is None or _LONG_AGO.search(said) or re.search(r"\b(?:back in|before|once)\b", said):
+        return None  # done long ago, or once before: "ran Boston back in 2019"
+    content = _cut(found.group("rest"))
+    # When and how it went are no part of the event: "on Sunday", "in under four hours".
+    content = re.split(
+        r"\s+(?:on|in|at|last|this|yesterday|today|with|after|before|for)\b", content
+    )[0]
+    words = content_lemmas(content, subject)
+    if not words or len(words) > MAX_ENDED_WORDS:
+        return None
+    if words[-1] not in _EVENTS and not re.fullmatch(r"(?:the\s+)?[A-Z]{2,6}", content):
+        return None  # no event one trains or studies for: "finished work early"
+    return Retraction("ending", EVENT_DONE, content)
+
+
+def _prepared_for(retraction: Retraction, fact: str, subject: str) -> bool:
+    """Whether ``fact`` tells the subject preparing, now, for the event ``retraction`` says
+    was done: each of its words is in what the fact prepares for."""
+    found = _PREPARING.search(fact)
+    if found is None or not _holds_now(fact, subject):
+        return False
+    done = set(content_lemmas(retraction.content, subject))
+    return bool(done) and done <= set(content_lemmas(found.group("what"), subject))
 
 
 _PARTNER_WORDS = "wife|husband|hubby|partner|girlfriend|boyfriend|spouse|fianc[eé]e?"
@@ -2089,6 +2148,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     wanted = content_lemmas(retraction.content, subject)
     if not retraction.anyone and _not_theirs(wanted, fact, subject, retraction.shared):
         return False
+    if retraction.cue == EVENT_DONE:
+        return _prepared_for(retraction, fact, subject)
     if retraction.cue == TOLERATES and not _AVOIDS.search(fact):
         return False  # a food had again ends only an allergy or an intolerance to it
     if (
@@ -2610,7 +2671,7 @@ _HAS_IT = re.compile(
 # no similarity floor (``retracted``); ``lexical_match`` reads each of them closely.
 _NO_FLOOR = frozenset((
     TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, OVER, GONE, SOBER, BACK_AT_WORK, REMISSION,
-    JOB_FOUND, GOT_BACK, CAUGHT_UP, "paid off", "paid back",
+    JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, "paid off", "paid back",
 ))  # fmt: skip
 
 

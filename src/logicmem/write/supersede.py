@@ -51,7 +51,7 @@ OCCUPATIONS = (
     "technician caregiver nanny housekeeper farmer fisherman soldier sailor courier "
     "dispatcher coach trainer counselor counsellor psychologist psychiatrist optician "
     "optometrist radiologist technologist hygienist pharmacologist chemist biologist "
-    "mathematician statistician translator interpreter"
+    "mathematician statistician translator interpreter supervisor associate"
 )
 _CARE = (
     r"(?:assisted living|nursing home|care home|memory care|hospice|rehab facility|"
@@ -124,6 +124,13 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"|\b(?:is|am|'m|are|'re)\s+(?:now\s+)?an?\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:"
             + "|".join(OCCUPATIONS.split())
             + r"))\s+(?:at|for)\s+(?:the\s+)?[A-Z]"
+            # "got promoted to sous chef": the job it names, a job word's
+            r"|\b(?:got|was|been|is|am|'m|are|'re|being|getting)\s+(?:just\s+|finally\s+)?promoted\s+"
+            r"to\s+(?:an?\s+)?(?P<raised>(?:(?!"
+            + _FUNCTION
+            + r"\b)[\w-]+\s+){0,2}(?:"
+            + "|".join(OCCUPATIONS.split())
+            + r"))\b(?!\s+(?:of|in)\b)"
         ),
     ),
     (
@@ -315,6 +322,7 @@ _TOLD = {
     ("shift", "v"): "{who} works {v} shifts.",
     ("occupation", "v"): "{who} works as {a} {v}.",
     ("occupation", "job"): "{who} works as {a} {v}.",
+    ("occupation", "raised"): "{who} works as {a} {v}.",
     ("school", "v"): "{who} goes to {v}.",
     ("grade", "v"): "{who} is in {v}.",
     ("grade", "year"): "{who} is {a} {v}.",
@@ -355,6 +363,7 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         said = groups.get("v") or ("eats meat" if groups.get("meat") or groups.get("meat2") else "")
         said = said or ("eats fish" if groups.get("fish") else "")
         said = said or groups.get("year") or groups.get("care") or groups.get("job") or ""
+        said = said or groups.get("raised") or ""
         said = said or groups.get("dating") or groups.get("wed") or ""
         said = said or (f"{groups['grader']} grade" if groups.get("grader") else "")
         said = "alone" if groups.get("alone") else said
