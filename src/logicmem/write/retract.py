@@ -115,7 +115,8 @@ class Retraction:
     # lawsuit", "the eviction thing"): whatever the speaker told of it, of anyone.
     anyone: bool = False
     # For a death, whose the one who died was when not the speaker's: a household member's
-    # word ("mom" for "my mom's dog Rex died"). It ends only a fact told of that member.
+    # word ("mom" for "my mom's dog Rex died"); for an event done, the member who did it
+    # ("son" for "my son passed his driving test"). It ends only a fact told of that member.
     whose: str = ""
 
 
@@ -564,8 +565,9 @@ def _event_done(text: str, subject: str) -> Retraction | None:
     """An event the speaker did, in the past: "Maya ran the Boston marathon on Sunday",
     "finally passed the bar". It ends only a fact of preparing for it."""
     found = re.search(
-        rf"(?:^|[.;:!?]\s*|\b(?:and|but|so)\s+)(?:\w+,?\s+)?{_subject_pattern(subject)}"
-        rf"(?:\s+and\s+family)?\s+(?:{_AUX}\s+)*(?P<cue>{_DID_EVENT})\s+(?P<rest>.+)",
+        rf"(?:^|[.;:!?]\s*|\b(?:and|but|so)\s+)(?:\w+,?\s+)?(?:{_subject_pattern(subject)}"
+        rf"(?:\s+and\s+family)?|{_mine(subject)}\s+(?P<m>{_KIN_WORDS})(?:\s+[A-Z][a-z]+)?)"
+        rf"\s+(?:{_AUX}\s+)*(?P<cue>{_DID_EVENT})\s+(?P<rest>.+)",
         text,
         re.IGNORECASE,
     )
@@ -582,7 +584,7 @@ def _event_done(text: str, subject: str) -> Retraction | None:
         return None
     if words[-1] not in _EVENTS and not re.fullmatch(r"(?:the\s+)?[A-Z]{2,6}", content):
         return None  # no event one trains or studies for: "finished work early"
-    return Retraction("ending", EVENT_DONE, content)
+    return Retraction("ending", EVENT_DONE, content, whose=(found.group("m") or "").lower())
 
 
 def _prepared_for(retraction: Retraction, fact: str, subject: str) -> bool:
@@ -2146,10 +2148,11 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
             return False
         fact = own
     wanted = content_lemmas(retraction.content, subject)
+    if retraction.cue == EVENT_DONE:  # whose: the speaker's own, or the member's it names
+        member = lemma(retraction.whose) if retraction.whose else None
+        return _whose(fact, subject) == member and _prepared_for(retraction, fact, subject)
     if not retraction.anyone and _not_theirs(wanted, fact, subject, retraction.shared):
         return False
-    if retraction.cue == EVENT_DONE:
-        return _prepared_for(retraction, fact, subject)
     if retraction.cue == TOLERATES and not _AVOIDS.search(fact):
         return False  # a food had again ends only an allergy or an intolerance to it
     if (
