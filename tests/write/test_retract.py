@@ -1811,3 +1811,23 @@ def test_an_event_done_ends_only_the_preparing_for_it() -> None:
     assert not _ends("Maya passed Maya's driving test!", sons)
     assert not _ends("Maya's husband ran the Boston marathon.", training)
     assert detect("Maya will run the Boston marathon in April.", "Maya") is None
+
+
+# -- a thing looked for, found -------------------------------------------------------------
+def test_a_thing_found_or_bought_ends_the_looking_for_it() -> None:
+    assert _ends("Maya finally bought a car!", "Maya is saving up for a car.")
+    assert _ends(
+        "Maya and family found an apartment in Queens and signed the lease.",
+        "Maya and family are looking for a new apartment.",
+    )
+    assert _ends(
+        "Maya and family closed on a house in Austin!", "Maya and family are house hunting."
+    )
+    assert _ends(
+        "Maya found a great pediatrician, Dr. Ruiz.", "Maya is looking for a pediatrician."
+    )
+    # Something else of the same word, or a search still on: nothing ends.
+    assert not _ends("Maya finally bought a car!", "Maya is looking for a car mechanic.")
+    assert detect("Maya bought a toy car for Maya's nephew.", "Maya") is None
+    assert not _ends("Maya found a lump in Maya's arm.", "Maya is looking for a new apartment.")
+    assert not _ends("Maya finally bought a car!", "Maya was saving up for a car in 2019.")

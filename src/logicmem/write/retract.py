@@ -408,7 +408,7 @@ _CUES = re.compile(
     r"mistake|my bad|corrected|correction|typo|meant|actually|raised|increased|upped|bumped|"
     r"lowered|reduced|decreased|cut|dropped|doubled|halved|tripled|adjusted|changed|titrated|"
     r"went|gone|goes|go|now|turned|passed|died|put|crossed|lost|goodbye|buried|quit|ran|raced|"
-    r"sat|did|"
+    r"sat|did|rented|closed on|"
     r"stopped|gave|given|sold|moved|recovered|got|gotten|outgrew|outgrown|grew|came|come|"
     r"weaned|tapered|broke|broken|split|separated|divorced|retired|resigned|stepped|withdrew|"
     r"left|off|no longer|any\s?more|after all|no more|switched|transitioned|converted|swapped|"
@@ -1313,18 +1313,47 @@ ACQUIRED = "got one"
 
 def _acquired(text: str, subject: str) -> Retraction | None:
     """A thing the subject now has ("I finally bought a car, a used Prius", "we adopted a
-    dog"): it ends a fact that the subject has none (``lexical_match``: "I don't have a
-    car"), and nothing else."""
+    dog", "we found an apartment in Brooklyn"): it ends a fact that the subject has none
+    (``lexical_match``: "I don't have a car") or is looking for one ("saving up for a car"),
+    and nothing else."""
     subj = _subject_pattern(subject)
     found = re.search(
         rf"{_CLAUSE_START}{subj}(?: and family)?\s+(?:(?:finally|just|officially)\s+)*"
-        r"(?:bought|got|leased|adopted|purchased)\s+(?:a|an|(?:my|our)\s+first)\s+"
-        r"(?:(?:new|used|second-hand)\s+)?(?P<thing>[a-z][a-z-]+)"
-        r"(?=\s*(?:[,.;!?]|$)|\s+(?:and|but|so|today|yesterday|last|this|from|for|with)\b)",
+        r"(?P<verb>bought|got|leased|adopted|purchased|found|rented|closed on)\s+"
+        r"(?:a|an|(?:my|our)\s+first)\s+"
+        r"(?:(?:new|used|second-hand|great|good|nice|perfect|lovely)\s+)?(?P<thing>[a-z][a-z-]+)"
+        r"(?=\s*(?:[,.;!?]|$)|\s+(?:and|but|so|today|yesterday|last|this|from|for|with|in|"
+        r"near|at|on)\b)",
         text,
         re.IGNORECASE,
     )
-    return None if found is None else Retraction("ending", ACQUIRED, found.group("thing"))
+    if found is None:
+        return None
+    where = re.match(r"\s+(?:in|near|at|on)\b", text[found.end() :], re.IGNORECASE)
+    if where and found.group("verb").lower() not in ("found", "rented", "closed on"):
+        return None  # a place said only of a home found: not "got a hole in one"
+    return Retraction("ending", ACQUIRED, found.group("thing"))
+
+
+# Looking for a thing, now: "saving up for a car", "looking for an apartment", "house
+# hunting", "in the market for a new laptop".
+_SEEKING = (
+    r"(?:saving(?:\s+up)?|looking|searching|shopping|hunting|in the market)\s+for\s+"
+    r"(?:(?:a|an|the|my|our)\s+)?(?:(?:new|used|second-hand|first|good|bigger|smaller)\s+)?"
+    r"{thing}s?{end}|\btrying to (?:find|buy|get) (?:a|an) (?:new\s+)?{thing}{end}|"
+    r"\b{thing}[ -](?:hunting|shopping)\b"
+)
+# Where the thing looked for ends its phrase: not "a car" of "a car mechanic".
+_SOUGHT_END = (
+    r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:in|near|at|on|for|with|that|to|and|but|so|under|around|this|"
+    r"next|before|by|since|because|again|now)\b)"
+)
+
+
+def _sought(retraction: Retraction, fact: str, subject: str) -> bool:
+    """Whether ``fact`` says its subject is looking for what ``retraction`` acquired."""
+    pattern = _SEEKING.format(thing=re.escape(retraction.content.lower()), end=_SOUGHT_END)
+    return re.search(pattern, fact, re.IGNORECASE) is not None and _holds_now(fact, subject)
 
 
 def _without(retraction: Retraction, fact: str) -> bool:
@@ -2190,7 +2219,7 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     if retraction.cue == SWITCHED_TO:
         return _same_kind_of_drug(retraction, fact) and _current(fact, subject)
     if retraction.cue == ACQUIRED:
-        return _without(retraction, fact)
+        return _without(retraction, fact) or _sought(retraction, fact, subject)
     if retraction.cue in ("paid off", "paid back"):
         # A debt paid ends the debt, never the thing bought with it ("paid off the car"
         # ends "has a car loan", not "drives a Civic").
