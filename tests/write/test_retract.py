@@ -16,6 +16,7 @@ import pytest
 from logicmem import Memory
 from logicmem.routes.visible.kb import drug_classes
 from logicmem.types import MemoryEntry
+from logicmem.write.remainder import parts
 from logicmem.write.retract import (
     Retraction,
     birth_match,
@@ -1831,3 +1832,55 @@ def test_a_thing_found_or_bought_ends_the_looking_for_it() -> None:
     assert detect("Maya bought a toy car for Maya's nephew.", "Maya") is None
     assert not _ends("Maya found a lump in Maya's arm.", "Maya is looking for a new apartment.")
     assert not _ends("Maya finally bought a car!", "Maya was saving up for a car in 2019.")
+
+
+# -- two people said as one ----------------------------------------------------------------
+def test_two_people_said_as_one_subject_are_one_clause() -> None:
+    # "Maya's wife and Maya are vegetarian" was split after "Maya's wife", which was kept
+    # alone, as a memory, when the speaker's vegetarianism ended.
+    assert parts("Maya's wife and Maya are vegetarian.", "Maya") == []
+    assert parts("Maya's wife is vegan and Maya eats fish.", "Maya") == [
+        "Maya's wife is vegan",
+        "Maya eats fish",
+    ]
+
+
+@pytest.mark.slow
+def test_an_ending_of_one_of_two_keeps_what_holds_of_the_other(mem: Memory) -> None:
+    both = _said(mem, "My wife and I are vegetarian.", "2026-01-05")
+    mem.add("I'm not vegetarian anymore.", user_id="maya", timestamp="2026-03-01")
+    assert mem.get(both.id, user_id="maya").status == "superseded"
+    now = {m.text for m in mem.get_all(user_id="maya")}
+    assert "maya's wife is vegetarian." in now
+    assert "maya's wife." not in now
+    smoke = _said(mem, "My husband and I both smoke.", "2026-01-05")
+    mem.add("My husband quit smoking!", user_id="maya", timestamp="2026-03-02")
+    assert mem.get(smoke.id, user_id="maya").status == "superseded"
+    assert "maya smokes." in {m.text for m in mem.get_all(user_id="maya")}
+    # Said of the household, it ends both.
+    diet = _said(mem, "My son and I are gluten-free.", "2026-01-05")
+    mem.add("We're not gluten-free anymore.", user_id="maya", timestamp="2026-03-03")
+    assert mem.get(diet.id, user_id="maya").status == "superseded"
+    assert not [m.text for m in mem.get_all(user_id="maya") if "gluten-free." in m.text]
+
+
+# -- a pregnancy begun ------------------------------------------------------------------------
+@pytest.mark.slow
+def test_a_pregnancy_ends_the_trying_for_one_and_stays_a_fact(mem: Memory) -> None:
+    trying = _said(mem, "We're trying to conceive.", "2026-01-05")
+    sisters = _said(mem, "My sister is trying for a baby.", "2026-01-05")
+    mem.add("I'm expecting a delivery today.", user_id="maya", timestamp="2026-02-01")
+    assert mem.get(trying.id, user_id="maya").status == "active"
+    pregnant = _said(mem, "I'm pregnant!", "2026-03-01")
+    assert mem.get(trying.id, user_id="maya").status == "superseded"
+    assert mem.get(sisters.id, user_id="maya").status == "active"
+    mem.add("The baby came yesterday!", user_id="maya", timestamp="2026-11-02")
+    assert mem.get(pregnant.id, user_id="maya").status == "superseded"
+
+
+@pytest.mark.slow
+def test_a_pet_adopted_is_a_fact_its_death_ends(mem: Memory) -> None:
+    # "We adopted a dog" was read only as the end of having none, never as a fact.
+    adopted = _said(mem, "We adopted a kitten.", "2026-01-05")
+    mem.add("Our kitten passed away last night.", user_id="maya", timestamp="2026-03-01")
+    assert mem.get(adopted.id, user_id="maya").status == "superseded"

@@ -36,6 +36,7 @@ from logicmem.write.retract import (
     PARTED,
     Retraction,
     detect,
+    each_told,
     forgotten_by_meaning,
     holds_a_value,
     left_told,
@@ -703,7 +704,8 @@ def _parts_ended(
     split = [
         (m, replace(m, id=f"{m.id}#{i}", text=part))
         for m in facts
-        for i, part in enumerate(parts(m.text, _subject(m)))
+        # "Maya's wife and Maya are vegetarian", told of each (``each_told``).
+        for i, part in enumerate(parts(each_told(retraction, m.text, subject), _subject(m)))
     ]
     if not split:
         return []

@@ -126,6 +126,15 @@ def _finite(word: str, before: str) -> bool:
     return before[:1].isalpha() and bare.endswith("s") and not bare.endswith(("ss", "us", "is"))
 
 
+def _no_verb(words: str) -> bool:
+    """Whether ``words`` (a sentence's opening before "and") hold no verb: a name or a
+    member's word ("Maya's wife"), at most four words."""
+    found = words.split()
+    return 0 < len(found) <= 4 and not any(
+        _verb(w) or word_form(w.lower().strip(",")) or w.lower() in _NOT_SUBJECT for w in found
+    )
+
+
 def _split(sentence: str, name: str, previous: str) -> list[Clause]:
     """A sentence's clauses, each with its subject said; ``previous`` is the subject of
     the clause before the sentence."""
@@ -159,7 +168,15 @@ def _split(sentence: str, name: str, previous: str) -> list[Clause]:
             and not any(verbish(w) for w in after)
             and _BE.search(sentence[start : joint.start()]) is not None
         )
-        if (own or shared or dose or be) and sentence[start : joint.start()].strip():
+        # "Maya's wife and Maya are vegetarian": one subject of two people, not a clause
+        # ended after "Maya's wife" (``retract.each_told`` tells each apart where needed).
+        pair = (
+            start == 0
+            and said.lower() == "and"
+            and own > 0
+            and _no_verb(sentence[start : joint.start()])
+        )
+        if (own or shared or dose or be) and not pair and sentence[start : joint.start()].strip():
             pieces.append((link, start, joint.start()))
             start, link = joint.end(), "dose" if dose else said.lower()
     pieces.append((link, start, len(sentence)))

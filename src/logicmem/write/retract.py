@@ -54,11 +54,11 @@ from typing import Literal, TypeGuard
 
 import numpy as np
 
-from logicmem.routes.rulemem.facts import verbish
+from logicmem.routes.rulemem.facts import ADVERBS, verbish
 from logicmem.routes.visible.kb import drug_classes, drug_kinds, drug_names, medicine_names
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form, word_set
 from logicmem.types import MemoryEntry
-from logicmem.write.person import MEMBER_WORDS
+from logicmem.write.person import MEMBER_WORDS, base_verb_s
 from logicmem.write.remainder import DOSE
 from logicmem.write.rules import (
     CAN_YOU,
@@ -408,7 +408,7 @@ _CUES = re.compile(
     r"mistake|my bad|corrected|correction|typo|meant|actually|raised|increased|upped|bumped|"
     r"lowered|reduced|decreased|cut|dropped|doubled|halved|tripled|adjusted|changed|titrated|"
     r"went|gone|goes|go|now|turned|passed|died|put|crossed|lost|goodbye|buried|quit|ran|raced|"
-    r"sat|did|rented|closed on|"
+    r"sat|did|rented|closed on|pregnant|expecting|"
     r"stopped|gave|given|sold|moved|recovered|got|gotten|outgrew|outgrown|grew|came|come|"
     r"weaned|tapered|broke|broken|split|separated|divorced|retired|resigned|stepped|withdrew|"
     r"left|off|no longer|any\s?more|after all|no more|switched|transitioned|converted|swapped|"
@@ -530,7 +530,8 @@ def detect(text: str, subject: str) -> Retraction | None:
         if content and len(content_lemmas(content, subject)) <= MAX_ENDED_WORDS:
             return Retraction("ending", "no more", content)
     return (
-        _taken_off(text, subject)
+        _conceived(text, subject)
+        or _taken_off(text, subject)
         or _acquired(text, subject)
         or _healed(text, subject)
         or _switched(text, subject)
@@ -1309,6 +1310,41 @@ def _switched(text: str, subject: str) -> Retraction | None:
 
 
 ACQUIRED = "got one"
+# A pregnancy begun ends the trying for one: "I'm pregnant!", "my wife is expecting".
+CONCEIVED = "pregnant"
+_TRYING = re.compile(
+    r"\btrying\s+(?:to\s+(?:get\s+pregnant|conceive|have\s+(?:a|another)\s+(?:baby|child))|"
+    r"for\s+(?:a|another)\s+(?:baby|child))\b|\bTTC\b",
+    re.IGNORECASE,
+)
+
+
+def _conceived(text: str, subject: str) -> Retraction | None:
+    """A pregnancy of the speaker's or the speaker's partner's, said as news ("Maya is
+    pregnant!", "Maya's wife is expecting"): its ``whose`` is the partner's word, or ""."""
+    found = re.search(
+        rf"{_CLAUSE_START}(?:{_subject_pattern(subject)}(?: and family)?|"
+        rf"{_mine(subject)}\s+(?P<m>{_PARTNER_WORDS}))(?:\s+[A-Z][a-z]+)?\s+"
+        r"(?:is|are|am|'m|'re)\s+(?:(?:now|finally|officially|actually)\s+)*"
+        r"(?:pregnant|expecting)(?=\s*(?:[,.;!]|$)|\s+(?:again|with|and|a\s+baby|our|twins|"
+        r"in|at|!)\b)",
+        text,
+        re.IGNORECASE,
+    )
+    if found is None or _IN_PASSING.search(text[: found.start()]):
+        return None
+    return Retraction("ending", CONCEIVED, "pregnant", whose=(found.group("m") or "").lower())
+
+
+def _trying_ended(retraction: Retraction, fact: str, subject: str) -> bool:
+    """Whether ``fact`` tells the couple trying for a baby, now: the speaker's own, the
+    household's or the partner's (never a sister's or a friend's)."""
+    whose = _whose(fact, subject)
+    return (
+        _TRYING.search(fact) is not None
+        and (whose is None or whose in _PARTNERS)
+        and _holds_now(fact, subject)
+    )
 
 
 def _acquired(text: str, subject: str) -> Retraction | None:
@@ -2177,6 +2213,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
             return False
         fact = own
     wanted = content_lemmas(retraction.content, subject)
+    if retraction.cue == CONCEIVED:
+        return _trying_ended(retraction, fact, subject)
     if retraction.cue == EVENT_DONE:  # whose: the speaker's own, or the member's it names
         member = lemma(retraction.whose) if retraction.whose else None
         return _whose(fact, subject) == member and _prepared_for(retraction, fact, subject)
@@ -2290,10 +2328,11 @@ def holds_a_value(retraction: Retraction | None) -> bool:
     an update gives a thing its new value ("Maya's rent went up to $1,500", "Maya is on
     20 mg now"), which a later ending ends ("Maya stopped paying rent"), where an ending,
     a negation, a correction, a death or a request to forget states no fact of its own;
-    a new job begun is the job held now ("Maya started a new job at Stripe")."""
+    a new job begun is the job held now ("Maya started a new job at Stripe"), and so are
+    a thing got ("we adopted a dog") and a pregnancy begun ("Maya is pregnant")."""
     if retraction is not None and retraction.kind == "ending":
         words = retraction.cue.split()
-        return words[0] in _NEW_JOB and "new" in words
+        return (words[0] in _NEW_JOB and "new" in words) or retraction.cue in (ACQUIRED, CONCEIVED)
     return retraction is not None and retraction.kind in ("change", "update")
 
 
@@ -2437,7 +2476,51 @@ def left_told(retraction: Retraction | None, fact: str, subject: str) -> str:
     """``fact`` as ``retraction`` leaves it told: a parting's partner named alone
     (``parted``), an age reached in a list of ages rewritten (``reaged``), a pet that died
     out of a count of pets (``unlisted``); else as it is."""
-    return unlisted(retraction, reaged(retraction, parted(retraction, fact, subject)))
+    told = unlisted(retraction, reaged(retraction, parted(retraction, fact, subject)))
+    return each_told(retraction, told, subject)
+
+
+# What two people are or do only together: no one of them alone.
+_MUTUAL = re.compile(
+    r"\b(?:together|each other|one another|married|engaged|dating|divorced|separated|a couple|"
+    r"partners|share|shared|met|co-?own|co-?parent)\b",
+    re.IGNORECASE,
+)
+# A plural verb of two people said as one of each: "are" -> "is".
+_ONE_OF_TWO = {
+    "are": "is", "were": "was", "have": "has", "do": "does", "aren't": "isn't",
+    "weren't": "wasn't", "haven't": "hasn't", "don't": "doesn't",
+}  # fmt: skip
+
+
+def each_told(retraction: Retraction | None, fact: str, subject: str) -> str:
+    """``fact`` told of the speaker and one member together ("Maya's wife and Maya are
+    vegetarian") as one sentence for each ("Maya's wife is vegetarian. Maya is
+    vegetarian."), when ``retraction`` ends what it says of one of them alone: the speaker's
+    own ending, or the member's. Said of the household ("we're not vegetarian anymore"),
+    it ends both, and the fact stays as it is."""
+    if retraction is None or retraction.shared or retraction.kind not in ("ending", "negation"):
+        return fact
+    name = re.escape(subject)
+    member = rf"{name}'s\s+[\w-]+(?:\s+[A-Z][a-z]+)?"
+    found = re.fullmatch(
+        rf"\s*(?:(?P<a>{member})\s+and\s+{name}|{name}\s+and\s+(?P<b>{member}))\s+"
+        r"(?:both\s+)?(?!both\b)(?P<verb>[\w']+)(?:\s+(?:both\s+)?(?P<rest>[^.;!?]+?))?\s*[.!]?\s*",
+        fact,
+    )
+    if found is None or retraction.cue == PARTED or _MUTUAL.search(fact):
+        return fact  # what holds of the two only together: "live together", "are married"
+    verb = found.group("verb")
+    low = verb.lower()
+    if low in _ONE_OF_TWO:
+        verb = _ONE_OF_TWO[low]
+    elif word_form(low) != "past":
+        if not low.isalpha() or low in ADVERBS or low.endswith("ly") or word_form(low):
+            return fact  # no plain verb read after the two ("often eat"): told as it is
+        verb = base_verb_s(low)
+    other = found.group("a") or found.group("b")
+    said = f"{verb} {found.group('rest')}" if found.group("rest") else verb
+    return f"{other} {said}. {subject} {said}."
 
 
 _PLURAL_PETS = rf"(?:(?:{_PETS})s?|puppies|bunnies|ponies|mice|fishes)"
@@ -2703,7 +2786,7 @@ _HAS_IT = re.compile(
 # no similarity floor (``retracted``); ``lexical_match`` reads each of them closely.
 _NO_FLOOR = frozenset((
     TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, OVER, GONE, SOBER, BACK_AT_WORK, REMISSION,
-    JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, "paid off", "paid back",
+    JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, CONCEIVED, "paid off", "paid back",
 ))  # fmt: skip
 
 
