@@ -62,6 +62,7 @@ from logicmem.write.person import MEMBER_WORDS, base_verb_s
 from logicmem.write.remainder import DOSE
 from logicmem.write.rules import (
     CAN_YOU,
+    LONG_AGO_WORDS,
     STOPWORDS,
     asserted,
     own_words,
@@ -1697,7 +1698,7 @@ _RECENT = re.compile(
     r"\b(?:just|finally|today|yesterday|last night|this morning|this week|early|safely)\b|!",
     re.IGNORECASE,
 )
-_LONG_AGO = re.compile(r"\b(?:(?:19|20)\d\d|ago|years?|decades?)\b", re.IGNORECASE)
+_LONG_AGO = re.compile(rf"\b(?:{LONG_AGO_WORDS}|year|decades?)\b", re.IGNORECASE)
 _PARTNERS = frozenset(
     lemma(w)
     for w in (

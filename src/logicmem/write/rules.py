@@ -234,6 +234,10 @@ def content_words(text: str) -> list[str]:
 
 
 # A hint ``date_hint`` writes: "(yesterday = 7 May 2023)", several joined by ";".
+# A time long past, as a word of it: a year, "ago", "years" ("married Tom in 2010", "moved
+# here years ago"). The slots and the endings each add their own (``supersede``,
+# ``retract``).
+LONG_AGO_WORDS = r"(?:19|20)\d\d|ago|years"
 DATE_HINTS = re.compile(r"\s*\((?P<hints>[^()]*?\s=\s[^()]*)\)")
 
 

@@ -20,7 +20,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, word_set
 from logicmem.write.novelty import VALUE_KINDS, Token, stem, tokens
 from logicmem.write.person import MEMBER_WORDS
-from logicmem.write.rules import MONTHS, WEEKDAYS, asserted, own_words, reported, without_hints
+from logicmem.write.rules import (
+    LONG_AGO_WORDS,
+    MONTHS,
+    WEEKDAYS,
+    asserted,
+    own_words,
+    reported,
+    without_hints,
+)
 
 _FUNCTION = (
     r"(?:the|a|an|to|and|or|but|at|for|in|of|on|with|by|from|since|until|before|after|"
@@ -34,7 +42,7 @@ _ORDINAL_WORDS = (
 # home is a slot of its own, "dwelling").
 _VALUE = r"(?P<v>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
 # A time long past: what happened then changes no slot now ("married Tom in 2010").
-_LONG_AGO = r"\b(?:(?:19|20)\d\d|ago|back in|years)\b"
+_LONG_AGO = rf"\b(?:{LONG_AGO_WORDS}|back in)\b"
 # A date is no place: "moved in May", "assisted living in March".
 _NO_DATE = r"(?!(?i:" + "|".join((*MONTHS, *WEEKDAYS)) + r")\b)"
 # The words for a job held ("is a nurse at ...").
