@@ -219,7 +219,7 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "relationship",
         re.compile(
-            r"\b(?:is|got|became|recently)\s+(?P<v>married|engaged|divorced|separated|single|"
+            r"\b(?:is|are|got|became|recently)\s+(?P<v>married|engaged|divorced|separated|single|"
             r"widowed|dating)\b"
             # "has been dating someone": dating, whoever it is.
             r"|\b(?:has been|have been|'s been|'ve been|started|is now|began)\s+"
@@ -242,6 +242,10 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"|(?<!n't )(?<!not )(?<!never )\b(?:started|back to|went back to|is|am|are)\s+"
             r"eating\s+(?:(?P<meat2>chicken|beef|pork|turkey|bacon|lamb)|(?P<fish>fish|seafood))"
             r"\s+again\b"
+            # No meat, said as a way of eating: not "doesn't eat meat on Fridays".
+            r"|\b(?:doesn't|does not|don't|do not|never|no longer)\s+eats?\s+(?:any\s+)?"
+            r"(?P<nomeat>meat)\b(?!\s+(?:on|during|before|after|for|when|at|if|unless|except|"
+            r"anymore|any more)\b)"
         ),
     ),
 ]
@@ -370,6 +374,7 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         groups = match.groupdict()
         said = groups.get("v") or ("eats meat" if groups.get("meat") or groups.get("meat2") else "")
         said = said or ("eats fish" if groups.get("fish") else "")
+        said = said or ("no meat" if groups.get("nomeat") else "")
         said = said or groups.get("year") or groups.get("care") or groups.get("job") or ""
         said = said or groups.get("raised") or ""
         said = said or groups.get("dating") or groups.get("wed") or ""
@@ -432,8 +437,8 @@ _ID_VALUE = (
 _OWNER = r"(?:^|[.;:!?,]\s+|\b(?:and|but|so)\s+)(?P<who>[A-Z][\w-]*)"
 _ATTRIBUTES = (
     re.compile(
-        _OWNER + r"'s\s+(?:(?:new|current|updated|actual)\s+)?(?P<attr>[a-z]+(?:[ -][a-z]+)?)"
-        r"\s+(?:is|are)\s+(?:now\s+|actually\s+)?" + _ID_VALUE
+        _OWNER + r"'s\s+(?:(?:new|current|updated|actual)\s+)?(?P<attr>[a-z]+(?:[ -][a-z]+){0,2}?)"
+        r"\s+(?:is|are)\s+(?:now\s+|actually\s+)?(?:(?:through|with)\s+)?" + _ID_VALUE
     ),
     re.compile(
         _OWNER + r"\s+(?:changed|updated|has a new|got a new)\s+(?:[A-Z][\w-]*'s\s+)?"
@@ -460,6 +465,10 @@ _SAME_ATTRIBUTE = {
     "phone number": "phone", "number": "phone", "cell": "phone", "cell number": "phone",
     "mobile": "phone", "mobile number": "phone", "cell phone": "phone",
     "home address": "address",
+    "primary care doctor": "doctor", "primary doctor": "doctor", "family doctor": "doctor",
+    "primary care physician": "doctor", "physician": "doctor", "gp": "doctor",
+    "pcp": "doctor", "health insurance": "insurance", "insurance company": "insurance",
+    "health insurer": "insurance", "insurer": "insurance",
 }  # fmt: skip
 # What a person has more than one of, or is no attribute: not replaced by another.
 _NOT_ATTRIBUTE = word_set(
@@ -582,6 +591,10 @@ def _holds(slot: str, old: str | None, new: str | None, only: Mapping[str, str] 
 _BOUND = frozenset(("married", "engaged"))
 
 
+# Ways of eating that leave meat out.
+_MEATLESS = frozenset(("vegetarian", "vegan", "pescatarian"))
+
+
 def conflicts(new_text: str, old_text: str, only: Mapping[str, str] | None = None) -> list[str]:
     """Slots where ``new_text`` states a different value than ``old_text`` for the same
     holder: a family member's diet or home is not the speaker's. ``only``: the one person
@@ -594,6 +607,8 @@ def conflicts(new_text: str, old_text: str, only: Mapping[str, str] | None = Non
         and _holds(slot, old[slot][0], holder, only)
         and old[slot][1] != value
         and not (value == "dating" and old[slot][1] in _BOUND)
+        # "doesn't eat meat" after "is vegetarian": said again, not changed
+        and not (value == "no meat" and old[slot][1] in _MEATLESS)
     ]
     # Someone who lived with others moved to a town of their own: the household ended
     # ("Maya's father-in-law lives with Maya and family", then "… moved back to India").
