@@ -987,3 +987,11 @@ def test_a_couple_engaged_then_married_is_one_relationship() -> None:
         "relationship"
     ]
     assert not conflicts("Tom and Maya got married.", "Maya's sister and Ben are engaged.")
+
+
+def test_a_last_name_changed_is_the_last_name_now() -> None:
+    # "name" is no attribute ("Maya's name is ..."), so a last name changed left the old one.
+    assert conflicts(
+        "Maya changed Maya's last name to Okafor after the wedding.", "Maya's last name is Lin."
+    ) == ["attribute:surname"]
+    assert not conflicts("Maya changed Maya's last name to Okafor.", "Maya's maiden name is Lin.")

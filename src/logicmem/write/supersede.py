@@ -468,7 +468,8 @@ _SAME_ATTRIBUTE = {
     "primary care doctor": "doctor", "primary doctor": "doctor", "family doctor": "doctor",
     "primary care physician": "doctor", "physician": "doctor", "gp": "doctor",
     "pcp": "doctor", "health insurance": "insurance", "insurance company": "insurance",
-    "health insurer": "insurance", "insurer": "insurance",
+    "health insurer": "insurance", "insurer": "insurance", "last name": "surname",
+    "family name": "surname",
 }  # fmt: skip
 # What a person has more than one of, or is no attribute: not replaced by another.
 _NOT_ATTRIBUTE = word_set(
