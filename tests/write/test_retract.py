@@ -1884,3 +1884,26 @@ def test_a_pet_adopted_is_a_fact_its_death_ends(mem: Memory) -> None:
     adopted = _said(mem, "We adopted a kitten.", "2026-01-05")
     mem.add("Our kitten passed away last night.", user_id="maya", timestamp="2026-03-01")
     assert mem.get(adopted.id, user_id="maya").status == "superseded"
+
+
+# -- off a drug for a while, a food had again ---------------------------------------------
+def test_off_a_drug_said_with_how_long_or_since_when_ends_it() -> None:
+    # "has been off Lexapro for a month" and "is off insulin since the transplant" ended
+    # nothing: only "off X now" did.
+    assert _ends("Maya has been off Wellbutrin for a month now.", "Maya takes Wellbutrin.")
+    assert _ends("Maya's wife is off insulin since the transplant.", "Maya's wife takes insulin.")
+    assert not _ends("Maya's wife is off insulin since the transplant.", "Maya takes insulin.")
+    # A day off, time off work: nothing.
+    assert detect("Maya is off Friday since the boss said so.", "Maya") is None
+    assert detect("Maya has been off work for a week.", "Maya") is None
+
+
+def test_a_food_had_again_ends_the_allergy_it_modifies() -> None:
+    # "can eat peanuts now" left "has a peanut allergy" current: "peanut" there only
+    # modifies "allergy".
+    assert _ends("Maya can eat peanuts now!", "Maya has a peanut allergy.")
+    assert _ends("Maya's son passed his peanut challenge!", "Maya's son has a peanut allergy.")
+    assert _ends("Maya can have dairy again.", "Maya has a dairy intolerance.")
+    assert not _ends("Maya's son can eat peanuts now!", "Maya has a peanut allergy.")
+    assert not _ends("Maya can eat eggs again.", "Maya avoids egg yolks.")
+    assert not _ends("Maya can eat peanuts now!", "Maya packs peanut-free snacks for an allergy.")

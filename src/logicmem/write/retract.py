@@ -1170,13 +1170,23 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
         if lemmas and len(lemmas) <= MAX_ENDED_WORDS and content.lower() not in _FUNCTION:
             return Retraction("ending", TOLERATES, content)
     found = re.search(
-        lead + r"(?P<cue>off)\s+(?P<rest>.+?)\s+(?:now|for good|completely|these days)\b",
+        # ... or said with how long, or since when: "has been off Lexapro for a month",
+        # "is off insulin since the transplant".
+        lead + r"(?:been\s+)?(?P<cue>off)\s+(?P<rest>.+?)\s+(?:now|for good|completely|these days|"
+        r"for\s+(?:a|an|one|two|three|four|six|\d+|several|a few|a couple of)\s+(?:days?|weeks?|"
+        r"months?|years?)|since)\b",
         text,
         flags,
     )
     if found is not None:
         content = _cut(found.group("rest"))
-        if content and not _NOT_TAKEN.match(content) and len(content.split()) <= MAX_ENDED_WORDS:
+        when = content.split()[0].lower().rstrip("s") in _CALENDAR if content else False
+        if (
+            content
+            and not when  # a day off ("off Friday since the boss said so")
+            and not _NOT_TAKEN.match(content)
+            and len(content.split()) <= MAX_ENDED_WORDS
+        ):
             return Retraction("ending", "off", content)
     found = re.search(lead + rf"(?P<cue>{_NEGATION})\b\s*(?P<rest>.+)", text, flags)
     if found is None:
@@ -2304,7 +2314,16 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     wanted = tuple(
         w if w in have else next((h for h in order if _kin_words(w, h)), w) for w in wanted
     )
-    if not retraction.verbal and _modifier_only(fact, wanted[-1], set(wanted), subject):
+    # A food had again names the allergy it ends by what modifies it ("peanut allergy").
+    food = fold(retraction.content.split()[-1]) if retraction.content else ""
+    tolerated = retraction.cue == TOLERATES and re.search(
+        rf"\b{re.escape(food.removesuffix('s'))}\w*\s+(?:allerg|intoleran|sensitiv)", fold(fact)
+    )
+    if (
+        not retraction.verbal
+        and not tolerated
+        and _modifier_only(fact, wanted[-1], set(wanted), subject)
+    ):
         return False
     return retraction.kind == "forget" or valued or _current(fact, subject)
 
