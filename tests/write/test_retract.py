@@ -1907,3 +1907,17 @@ def test_a_food_had_again_ends_the_allergy_it_modifies() -> None:
     assert not _ends("Maya's son can eat peanuts now!", "Maya has a peanut allergy.")
     assert not _ends("Maya can eat eggs again.", "Maya avoids egg yolks.")
     assert not _ends("Maya can eat peanuts now!", "Maya packs peanut-free snacks for an allergy.")
+
+
+# -- pay said in thousands, after a clause of its own -------------------------------------
+@pytest.mark.slow
+def test_pay_said_in_thousands_after_another_clause_replaces_the_old(mem: Memory) -> None:
+    # "$95k" read as far from "$85,000 a year" (cosine under the floor), and "got a raise"
+    # was read first, as a thing got, so "I make $95k now" replaced nothing.
+    pay = _said(mem, "I make $72,000 a year.", "2026-01-05")
+    mem.add("I got a raise, I make $80k now.", user_id="maya", timestamp="2026-03-01")
+    assert mem.get(pay.id, user_id="maya").status == "superseded"
+    rent = _said(mem, "My rent is $1,800 a month.", "2026-01-05")
+    mem.add("I got a call from the bank today, my car loan is $300 a month now.",
+            user_id="maya", timestamp="2026-03-02")  # fmt: skip
+    assert mem.get(rent.id, user_id="maya").status == "active"  # another thing's value

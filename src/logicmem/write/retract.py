@@ -1265,6 +1265,11 @@ def _update(text: str, subject: str) -> Retraction | None:
     "I'm on 20 mg now", "my resting heart rate is actually 58"): it replaces the closest
     fact that gave the same thing another value (``updated``)."""
     first = re.split(r"(?<=[.!?])\s+", own_words(text).strip(), maxsplit=1)[0]
+    # The clause that says it, when another comes first: "Maya got a raise, Maya makes $95k
+    # now" compares "makes $95k now".
+    clauses = re.split(r"\s*[,;]\s+(?:(?:and|so|but)\s+)?", first)
+    held = [c for c in clauses if _about(c, subject) and _UPDATE.search(c) and re.search(r"\d", c)]
+    first = held[-1] if len(clauses) > 1 and held else first
     # The subject's own statement, of a number: a name said with "now" ("Maria is now
     # friends with Tom") is news, and a remark that opens otherwise is talk.
     if not _about(first, subject) or not _UPDATE.search(first) or not re.search(r"\d", first):
@@ -1358,6 +1363,10 @@ def _trying_ended(retraction: Retraction, fact: str, subject: str) -> bool:
     )
 
 
+# What is got but never had as a thing: "got a raise", "got a call".
+_NOT_HAD = word_set("raise promotion bonus refund discount call chance break nap text")
+
+
 def _acquired(text: str, subject: str) -> Retraction | None:
     """A thing the subject now has ("I finally bought a car, a used Prius", "we adopted a
     dog", "we found an apartment in Brooklyn"): it ends a fact that the subject has none
@@ -1374,8 +1383,8 @@ def _acquired(text: str, subject: str) -> Retraction | None:
         text,
         re.IGNORECASE,
     )
-    if found is None:
-        return None
+    if found is None or found.group("thing").lower() in _NOT_HAD:
+        return None  # "got a raise, I make $95k now": what it says after is the news
     where = re.match(r"\s+(?:in|near|at|on)\b", text[found.end() :], re.IGNORECASE)
     if where and found.group("verb").lower() not in ("found", "rented", "closed on"):
         return None  # a place said only of a home found: not "got a hole in one"
@@ -2705,11 +2714,23 @@ def update_match(retraction: Retraction, fact: str, subject: str) -> bool:
     return bool(old - new) and bool(new - old) and _same_measure(retraction.said, fact, subject)
 
 
+def _thousands(text: str) -> str:
+    """``text`` with an amount of money in thousands written out: "$95k" -> "$95,000",
+    "$1.5K" -> "$1,500"."""
+
+    def spelled(found: re.Match[str]) -> str:
+        return f"${round(float(found.group(1)) * 1000):,}"
+
+    return re.sub(r"\$(\d+(?:\.\d+)?)\s?[kK]\b", spelled, text)
+
+
 def _similarities(
     what: str, facts: list[str], subject: str, embed: Callable[[list[str]], np.ndarray]
 ) -> np.ndarray:
-    """The cosine of ``what`` to each fact's predicate (the fact without its subject)."""
-    vectors = embed([what, *(predicate(fact, subject) for fact in facts)])
+    """The cosine of ``what`` to each fact's predicate (the fact without its subject), an
+    amount in thousands written out in both ("$95k" as "$95,000")."""
+    said = [_thousands(what), *(_thousands(predicate(fact, subject)) for fact in facts)]
+    vectors = embed(said)
     return vectors[1:] @ vectors[0]
 
 
