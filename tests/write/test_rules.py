@@ -818,7 +818,8 @@ def test_the_kind_of_home_someone_lives_in_is_a_slot() -> None:
     assert conflicts(moved, walkup) == ["dwelling"]
     # Another person's home, one bought, or a town: not the speaker's kind of home.
     assert conflicts(moved, "Maya's sister lives in a condo.") == []
-    assert slots_of("Maya bought a house in the suburbs.") == {}
+    # (A house bought says the home is owned: ``tenure``, not the kind lived in.)
+    assert slots_of("Maya bought a house in the suburbs.") == {"tenure": "owns"}
     assert slots_of("Maya lives in a small town.") == {}
 
 
@@ -995,3 +996,19 @@ def test_a_last_name_changed_is_the_last_name_now() -> None:
         "Maya changed Maya's last name to Okafor after the wedding.", "Maya's last name is Lin."
     ) == ["attribute:surname"]
     assert not conflicts("Maya changed Maya's last name to Okafor.", "Maya's maiden name is Lin.")
+
+
+def test_a_home_rented_then_bought_is_one_tenure() -> None:
+    assert conflicts(
+        "Maya and family bought a house in the suburbs.", "Maya and family rent an apartment."
+    ) == ["tenure"]
+    assert conflicts("Maya and family own their home now.", "Maya and family are renters.")
+    # A place rented for a while, a room let out, a second property, another's home.
+    for said in (
+        "Maya rents a cabin every summer.",
+        "Maya and family rent out the basement.",
+        "Maya owns a condo in Miami.",
+        "Maya bought a house for Maya's mom.",
+    ):
+        assert "tenure" not in slots_of(said), said
+    assert not conflicts("Maya's parents own their home.", "Maya rents an apartment.")

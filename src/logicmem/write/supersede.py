@@ -108,6 +108,26 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
+        # Whether the home is rented or owned: "we rent our apartment", then "we bought a
+        # house". Not a place rented for a while ("rent a cabin every summer") nor a room
+        # let to someone ("rent out the basement").
+        "tenure",
+        re.compile(
+            r"\b(?P<rents>rent|rents|renting)(?!\s+out\b)\s+"
+            r"(?:(?:a|an|the|our|my|his|her|their|[\w-]+'s)\s+)?(?:[\w-]+\s+)?"
+            r"(?:apartment|flat|house|home|place|condo|studio|townhouse|room)\b"
+            r"(?![^.;!?]*\b(?:every|each|for the|for a|this|next|on vacation|"
+            r"to\s+(?:a|an|the|my|our))\b)"
+            r"|\b(?P<renters>are renters|is a renter|am a renter|'re renters)\b"
+            # Owned, the home lived in: "own our home", "bought a house"; not "owns a condo
+            # in Miami", which may be one more place than the home.
+            r"|\b(?P<owns>(?:own|owns)\s+(?:the|our|my|his|her|their|[\w-]+'s)|"
+            r"(?:bought|closed on|purchased)\s+(?:a|our|my|their|[\w-]+'s)(?:\s+first)?)"
+            r"\s+(?:new\s+)?(?:home|house|place)\b(?!\s+(?:for|as)\b)"
+            r"|\b(?P<owner>are homeowners|is a homeowner|am a homeowner|'re homeowners)\b"
+        ),
+    ),
+    (
         "employer",
         re.compile(
             # "works at", "works part-time for", "works as a night nurse at"
@@ -380,6 +400,8 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         said = said or groups.get("dating") or groups.get("wed") or ""
         said = said or (f"{groups['grader']} grade" if groups.get("grader") else "")
         said = "alone" if groups.get("alone") else said
+        if name == "tenure":
+            said = "rents" if groups.get("rents") or groups.get("renters") else "owns"
         if name == "work_mode":
             remote = groups.get("remote") or groups.get("wfh")
             said = "remote" if remote else "office"
