@@ -1921,3 +1921,19 @@ def test_pay_said_in_thousands_after_another_clause_replaces_the_old(mem: Memory
     mem.add("I got a call from the bank today, my car loan is $300 a month now.",
             user_id="maya", timestamp="2026-03-02")  # fmt: skip
     assert mem.get(rent.id, user_id="maya").status == "active"  # another thing's value
+
+
+def test_an_activity_dropped_ends_the_doing_of_it() -> None:
+    assert _ends("Maya's son dropped karate and started swimming.", "Maya's son does karate.")
+    assert _ends("Maya dropped Spanish this semester.", "Maya is taking Spanish at night.")
+    assert not _ends("Maya's son dropped karate.", "Maya does karate on Mondays.")
+    # Dropped off, dropped by, dropped weight, dropped the ball, dropped a thing: nothing.
+    for said, fact in (
+        ("Maya dropped the kids at school.", "Maya has two kids."),
+        ("Maya dropped Maya's phone in the lake.", "Maya's phone number is 555-0101."),
+        ("Maya dropped the ball on the report.", "Maya plays ball on Sundays."),
+        ("Maya dropped off the twins at practice.", "Maya's twins play soccer."),
+    ):
+        found = detect(said, "Maya")
+        assert found is None or not lexical_match(found, fact, "Maya"), said
+    assert detect("Maya dropped 10 pounds and Maya is at 150 now.", "Maya").kind == "update"

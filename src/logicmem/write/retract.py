@@ -155,6 +155,10 @@ _ENDING = (
     r"(?![^.;!?]*\b(?:for\s+(?:the|a|two|three|few|couple)|to\s+(?:look after|watch|mind|"
     r"care for|take care|babysit|keep for)|while|until|till|when we)\b))|"
     r"called off|"
+    # An activity dropped: "dropped karate", "dropped out of band" (above); it ends only a
+    # fact of doing it (``_DOES``), so "dropped the kids at school" ends nothing.
+    r"dropped(?!\s+(?:off|by|in|out|over|me|him|her|us|them|it|a|an|to|down|from|the ball|"
+    r"\$?\d[\d,.]*)\b)|"
     # Done because it had to be: "we had to rehome Pixel" (not "have to", still ahead).
     r"had to (?:rehome|re-home|give away|give up|sell|cancel|quit|stop)|"
     # Decided and done: "decided to stop playing baseball" (not "is deciding whether to").
@@ -587,6 +591,21 @@ def _event_done(text: str, subject: str) -> Retraction | None:
     if words[-1] not in _EVENTS and not re.fullmatch(r"(?:the\s+)?[A-Z]{2,6}", content):
         return None  # no event one trains or studies for: "finished work early"
     return Retraction("ending", EVENT_DONE, content, whose=(found.group("m") or "").lower())
+
+
+def _does(retraction: Retraction, fact: str) -> bool:
+    """Whether ``fact`` tells an activity done, by the last word of what was dropped:
+    "does karate", "plays in the jazz band", "takes piano lessons", "is on the swim team"."""
+    what = re.escape(fold(retraction.content.split()[-1])) if retraction.content else ""
+    return bool(what) and (
+        re.search(
+            r"\b(?:does|do|doing|plays|play|playing|takes|take|taking|practices|practice|"
+            r"is in|are in|is on|are on|goes to|go to|attends|attend|sings in|dances)\s+"
+            rf"(?:[\w'-]+\s+){{0,3}}?{what}s?\b",
+            fold(fact),
+        )
+        is not None
+    )
 
 
 def _prepared_for(retraction: Retraction, fact: str, subject: str) -> bool:
@@ -2240,6 +2259,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return _whose(fact, subject) == member and _prepared_for(retraction, fact, subject)
     if not retraction.anyone and _not_theirs(wanted, fact, subject, retraction.shared):
         return False
+    if retraction.cue == "dropped" and not _does(retraction, fact):
+        return False  # what was dropped is an activity the fact does
     if retraction.cue == TOLERATES and not _AVOIDS.search(fact):
         return False  # a food had again ends only an allergy or an intolerance to it
     if (
