@@ -1921,6 +1921,11 @@ def test_pay_said_in_thousands_after_another_clause_replaces_the_old(mem: Memory
     mem.add("I got a call from the bank today, my car loan is $300 a month now.",
             user_id="maya", timestamp="2026-03-02")  # fmt: skip
     assert mem.get(rent.id, user_id="maya").status == "active"  # another thing's value
+    # A clause that names only the value keeps the clause before, which names the drug.
+    dose = _said(mem, "I take 10 mg of Lexapro.", "2026-01-05")
+    mem.add("My doctor told me to increase my Lexapro, I'm on 20 mg now.", user_id="maya",
+            timestamp="2026-03-03")  # fmt: skip
+    assert mem.get(dose.id, user_id="maya").status == "superseded"
 
 
 def test_an_activity_dropped_ends_the_doing_of_it() -> None:

@@ -1284,17 +1284,29 @@ def _update(text: str, subject: str) -> Retraction | None:
     "I'm on 20 mg now", "my resting heart rate is actually 58"): it replaces the closest
     fact that gave the same thing another value (``updated``)."""
     first = re.split(r"(?<=[.!?])\s+", own_words(text).strip(), maxsplit=1)[0]
-    # The clause that says it, when another comes first: "Maya got a raise, Maya makes $95k
-    # now" compares "makes $95k now".
+    # The clause that says it, when another comes first and it names what it measures:
+    # "Maya got a raise, Maya makes $95k now" compares "makes $95k now"; "told Maya to
+    # increase the Lexapro, Maya is on 20 mg now" stays whole, its clause naming only a dose.
     clauses = re.split(r"\s*[,;]\s+(?:(?:and|so|but)\s+)?", first)
     held = [c for c in clauses if _about(c, subject) and _UPDATE.search(c) and re.search(r"\d", c)]
-    first = held[-1] if len(clauses) > 1 and held else first
+    if len(clauses) > 1 and held and _names_a_thing(_own_statement(held[-1], subject), subject):
+        first = held[-1]
     # The subject's own statement, of a number: a name said with "now" ("Maria is now
     # friends with Tom") is news, and a remark that opens otherwise is talk.
     if not _about(first, subject) or not _UPDATE.search(first) or not re.search(r"\d", first):
         return None
     own = _own_statement(first, subject)
     return Retraction("update", "now", own, said=own)
+
+
+def _names_a_thing(said: str, subject: str) -> bool:
+    """Whether ``said`` has a word besides its numbers, units and words of time: "makes
+    $95k now" (makes), not "is on 100 mg now"."""
+    time = {_lemma(w) for w in ("now", "actually", "currently", "today")}
+    return any(
+        not w[:1].isdigit() and w not in _UNITS and w not in time
+        for w in content_lemmas(_thousands(said).replace("$", " "), subject)
+    )
 
 
 def _own_statement(text: str, subject: str) -> str:
