@@ -855,10 +855,8 @@ def _taken_off(text: str, subject: str) -> Retraction | None:
             )
         if found is not None:
             named = found.groupdict().get("n") or found.groupdict().get("n2")
-            member = found.group("m") or found.groupdict().get("m2") or ""
-            if not member and named and re.fullmatch(_KIN_WORDS, named, re.IGNORECASE):
-                member = named  # "Grandpa", called by the household's word for him
-            person = member.lower() or _someone_else(named, subject)
+            member = found.group("m") or found.groupdict().get("m2")
+            person = _person(member, named, subject)
             found = found if person else None
     if found is not None:
         content = _cut(found.group("rest"))
@@ -923,12 +921,16 @@ def _other_owner(phrase: str, subject: str) -> str:
         r"(?P<n>[A-Z][a-z]+))'s\s",
         phrase,
     )
-    if found is None:
-        return ""
-    named = found.group("n") or ""
-    if re.fullmatch(_KIN_WORDS, named, re.IGNORECASE):
-        return named.lower()  # "Grandpa's", the household's word for him
-    return (found.group("m") or "").lower() or _someone_else(named, subject)
+    return "" if found is None else _person(found.group("m"), found.group("n"), subject)
+
+
+def _person(member: str | None, named: str | None, subject: str) -> str:
+    """Who a clause names besides the speaker: the member's word ("son"), a name that is
+    the household's word for someone ("Grandpa" -> "grandpa"), or someone else's name
+    ("Tom"); "" for the speaker or no one."""
+    if not member and named and re.fullmatch(_KIN_WORDS, named, re.IGNORECASE):
+        member = named
+    return (member or "").lower() or _someone_else(named, subject)
 
 
 def _someone_else(name: str | None, subject: str) -> str:
@@ -1383,7 +1385,7 @@ def _conceived(text: str, subject: str) -> Retraction | None:
     return Retraction("ending", CONCEIVED, "pregnant", whose=(found.group("m") or "").lower())
 
 
-def _trying_ended(retraction: Retraction, fact: str, subject: str) -> bool:
+def _trying_ended(fact: str, subject: str) -> bool:
     """Whether ``fact`` tells the couple trying for a baby, now: the speaker's own, the
     household's or the partner's (never a sister's or a friend's)."""
     whose = _whose(fact, subject)
@@ -2265,7 +2267,7 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         fact = own
     wanted = content_lemmas(retraction.content, subject)
     if retraction.cue == CONCEIVED:
-        return _trying_ended(retraction, fact, subject)
+        return _trying_ended(fact, subject)
     if retraction.cue == EVENT_DONE:  # whose: the speaker's own, or the member's it names
         member = lemma(retraction.whose) if retraction.whose else None
         return _whose(fact, subject) == member and _prepared_for(retraction, fact, subject)
@@ -2586,6 +2588,7 @@ def each_told(retraction: Retraction | None, fact: str, subject: str) -> str:
 
 
 _PLURAL_PETS = rf"(?:(?:{_PETS})s?|puppies|bunnies|ponies|mice|fishes)"
+_A_PET = re.compile(rf"\b{_PLURAL_PETS}\b", re.IGNORECASE)
 _NAMES = r"[A-Z][a-z]+(?:\s*,\s*[A-Z][a-z]+)*,?\s+(?:and|&)\s+[A-Z][a-z]+"
 # Pets counted and named: "two cats, Luna and Ziggy", "3 dogs (Rex, Bo and Max)", "two
 # dogs named Rex and Bella"; or named together: "Maya's dogs are named Rex and Bella".
@@ -2932,11 +2935,10 @@ def retracted(
         # house in Oakland", however little else the two share.
         owned = [m for m in lexical if _OWNS.search(said[m.id])]
         if retraction.cue == "gave":  # a pet given to someone: "Mochi", never "Leo" the son
-            pets = re.compile(rf"\b{_PLURAL_PETS}\b", re.IGNORECASE)
             return [
                 (m, float(s))
                 for m, s in zip(lexical, sims, strict=True)
-                if m in owned and pets.search(said[m.id])
+                if m in owned and _A_PET.search(said[m.id])
             ]
         return [
             (m, float(s)) for m, s in zip(lexical, sims, strict=True) if m in owned or s >= floor
