@@ -1942,3 +1942,17 @@ def test_an_activity_dropped_ends_the_doing_of_it() -> None:
         found = detect(said, "Maya")
         assert found is None or not lexical_match(found, fact, "Maya"), said
     assert detect("Maya dropped 10 pounds and Maya is at 150 now.", "Maya").kind == "update"
+
+
+def test_leaving_the_service_or_a_place_of_care_ends_being_there() -> None:
+    assert _ends("Maya got out of the Air Force in June.", "Maya is in the Air Force.")
+    assert _ends("Maya left the Marines last year.", "Maya serves in the Marines.")
+    assert _ends(
+        "Maya was honorably discharged from the Coast Guard.", "Maya is in the Coast Guard."
+    )
+    assert _ends("Maya's grandpa got out of rehab on Monday.", "Maya's grandpa is in rehab.")
+    assert _ends("Maya's grandpa was discharged from the ICU.", "Maya's grandpa is in the ICU.")
+    # Someone else's, or out of no such place: nothing of the speaker's.
+    assert not _ends("Maya's grandpa got out of rehab on Monday.", "Maya is in rehab.")
+    for said in ("Maya got out of the car at the gate.", "Maya got out of the service early."):
+        assert detect(said, "Maya") is None, said

@@ -1012,3 +1012,35 @@ def test_a_home_rented_then_bought_is_one_tenure() -> None:
     ):
         assert "tenure" not in slots_of(said), said
     assert not conflicts("Maya's parents own their home.", "Maya rents an apartment.")
+
+
+def test_the_way_to_work_is_one_commute() -> None:
+    assert conflicts("Maya takes the train to work now.", "Maya drives to work.") == ["commute"]
+    assert conflicts("Maya commutes by bus.", "Maya bikes to work every day.") == ["commute"]
+    # Told with the way given up in the same clause: the way now is the one after "but".
+    assert conflicts(
+        "Maya used to walk to work but now Maya rides Maya's bike to work.", "Maya walks to work."
+    ) == ["commute"]
+    # A day's trip, a wish, a way kept for some days, another person's: no way of the
+    # speaker's own, or none replaced.
+    for said in (
+        "Maya drove to work today.",
+        "Maya drives to work today because of the rain.",
+        "Maya wants to bike to work.",
+        "Maya walks to work when the weather is nice.",
+        "Maya doesn't drive to work.",
+    ):
+        assert "commute" not in slots_of(said), said
+    assert not conflicts("Maya's husband drives to work.", "Maya takes the bus to work.")
+
+
+def test_what_someone_walks_with_is_one_mobility_aid() -> None:
+    walker = "Maya's dad uses a walker since his hip surgery."
+    assert conflicts("Maya's dad only needs a cane now.", walker) == ["mobility_aid"]
+    assert conflicts("Maya's grandma is in a wheelchair.", "Maya's grandma uses a rollator.") == [
+        "mobility_aid"
+    ]
+    assert conflicts("Maya's dad uses a rollator now.", walker) == []  # the same aid
+    # Another person's aid, or one kept for some of the time: the old one stays.
+    assert conflicts("Maya's mom uses a cane.", walker) == []
+    assert conflicts("Maya's dad uses a wheelchair for long distances.", walker) == []

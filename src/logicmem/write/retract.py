@@ -136,6 +136,12 @@ _TREATED = (
     rf"{_COURSE}|chemo|chemotherapy|radiation|radiotherapy|physio|physiotherapy|"
     r"physical therapy|occupational therapy|rehab|antibiotics|treatment|ivf|the pills|meds"
 )
+# The armed services, and places one is kept in for a while.
+_SERVICE = (
+    r"army|navy|military|marines|marine corps|air force|coast guard|national guard|reserves|"
+    r"armed forces|space force"
+)
+_KEPT_IN = r"hospital|icu|rehab|prison|jail|nursing home|psych ward"
 # Only completed endings: a habit or a plan ("sells the scarves she knits", "is quitting
 # next month", "stops by on Fridays") ends nothing yet.
 _ENDING = (
@@ -163,9 +169,13 @@ _ENDING = (
     r"had to (?:rehome|re-home|give away|give up|sell|cancel|quit|stop)|"
     # Decided and done: "decided to stop playing baseball" (not "is deciding whether to").
     r"decided to (?:stop|quit|give up)|"
-    # A group left: "left the choir", "left my book club".
+    # Out of the service or a place of care for good: "got out of the Army", "was
+    # discharged from the hospital" (not "got out of the car", nor "discharged a debt").
+    rf"got out of(?=\s+(?:the\s+)?(?:{_SERVICE}|{_KEPT_IN})\b)|"
+    r"(?:(?:honorably|medically)\s+)?discharged from|"
+    # A group left: "left the choir", "left my book club", "left the Navy".
     r"left(?=\s+(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?(?:choir|band|club|team|league|group|"
-    r"troupe|orchestra|ensemble|crew|congregation|union|committee|board)"
+    rf"troupe|orchestra|ensemble|crew|congregation|union|committee|board|{_SERVICE})"
     r"(?=\s*(?:[,.;!?]|$)|\s+(?:after|because|last|this|in|when|since|for|and|but|so|to)\b))|"
     # What is undergone ends when finished: a course of a drug, a treatment. Not "finished
     # work" or "finished the night shift", which end a day, not a job.
@@ -353,7 +363,8 @@ _CONTENT_END = re.compile(
     r"when|while|which|who|until|last|this|next|ago|yesterday|today|tonight|recently|"
     r"earlier|lately|any\s?more|after all|for (?:good|now|years|months|weeks|a|the|\d+|"
     r"two|three|several|some)|(?:in|on|back in) (?:\d{4}|january|february|march|april|may|"
-    r"june|july|august|september|october|november|december)|a (?:few|couple)|\d+ "
+    r"june|july|august|september|october|november|december)|on (?:monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday)|a (?:few|couple)|\d+ "
     r"(?:days|weeks|months|years))\b)",
     re.IGNORECASE,
 )
@@ -425,7 +436,7 @@ _CUES = re.compile(
     r"leased|purchased|sober|let|back|returned|never|disband|folded|dissolved|fell apart|quits|"
     r"remission|decided|ended|expired|is over|was over|ran out|came to an end|wrapped up|lapsed|"
     r"landed|found|accepted|hired|caught up|quits|are over|are done|done with|cleared up|"
-    r"went away|resolved|gone|over|"
+    r"went away|resolved|gone|over|discharged|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
 )
@@ -2144,6 +2155,8 @@ def ended_slot(retraction: Retraction) -> tuple[str, str] | None:
     job = re.match(r"(?:job|position|role|post)\s+(?:at|with|for)\s+(.+)", content, re.I)
     named = content[:1].isupper()
     value = re.sub(r"\s+", " ", job.group(1) if job else content).strip(" .,").lower()
+    if not job and re.fullmatch(rf"(?:the\s+)?(?:{_SERVICE})", value):
+        return None  # "left the Navy", "retired from the Army": served in, read as said
     # "left Deloitte"; not "left the choir", nor "Emma left the orchestra" (her name first)
     if job or (first == "left" and content.split()[-1][:1].isupper()):
         return "employer", value

@@ -65,6 +65,14 @@ _CARE = (
     r"(?:assisted living|nursing home|care home|memory care|hospice|rehab facility|"
     r"group home|retirement home|retirement community|senior living)"
 )
+# A habit said as held now, not one wished, planned, given up or kept some of the time.
+_NOT_NOW = (
+    r"(?<!n't )(?<!not )(?<!never )(?<!to )(?<!no longer )(?<!sometimes )(?<!occasionally )"
+    r"(?![^.;!?]*\b(?:today|tonight|tomorrow|yesterday|this morning|sometimes|occasionally|"
+    r"some days|when|if|on (?:\w+ )?days|for long|for longer|outside|at night|anymore|"
+    r"any more|once)\b)"
+)
+_AIDS = {"rollator": "walker", "walking stick": "cane"}
 SLOTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "residence",
@@ -227,6 +235,30 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
+        # How someone gets to work, as a habit: "bikes to work" -> "takes the bus to work
+        # now". Not a day's trip ("drove to work today"), a wish ("wants to bike to work"),
+        # nor a way kept for some days ("walks to work when it's sunny").
+        "commute",
+        re.compile(
+            _NOT_NOW + r"\b(?:(?P<bike>bikes?|biking|cycles?|cycling|"
+            r"rides?\s+(?:my|his|her|their|a|[\w-]+'s)\s+bike)|(?P<car>drives?|driving)|"
+            r"(?P<walk>walks?|walking)|(?P<carpool>carpools?|carpooling)|"
+            r"(?:takes?|taking|rides?|riding)\s+the\s+(?P<transit>bus|train|subway|metro|tube|"
+            r"tram|ferry|light rail))\s+(?:in\s+)?to\s+(?:work|the office)\b"
+            r"|\bcommutes?\s+by\s+(?P<by>bike|car|bus|train|subway|metro|tube|tram|ferry)\b"
+        ),
+    ),
+    (
+        # What someone walks with: "uses a walker" -> "only needs a cane now". Not one kept
+        # for some of the time ("uses a wheelchair for long distances").
+        "mobility_aid",
+        re.compile(
+            _NOT_NOW + r"\b(?:uses?|using|needs?|needing|walks?\s+with|is\s+in|'s\s+in|am\s+in|"
+            r"'m\s+in|is\s+on|am\s+on|'m\s+on|'s\s+on|got|has)\s+(?:an?\s+)?"
+            r"(?P<aid>walker|rollator|cane|walking stick|wheelchair|crutches|mobility scooter)\b"
+        ),
+    ),
+    (
         # Custody of children after a separation: "we have joint custody" -> "I got full
         # custody of the kids".
         "custody",
@@ -281,14 +313,14 @@ def slots_of(text: str) -> dict[str, str]:
 # Whom a slot belongs to is the words before its verb in its clause ("Maya's wife Lina is
 # vegetarian" is Lina's diet, not Maya's), without the words around a subject that do not
 # name it.
-_CLAUSE = re.compile(r"[.;:!?]\s*|,\s+")
+_CLAUSE = re.compile(r"[.;:!?]\s*|,\s+|\s+but\s+")
 _LEADING = word_set(
     "honestly so well now also sadly btw anyway oh and but then finally actually yes yeah "
     "good news guess what"
 )
 _TRAILING = word_set(
     "has have had is are was were be been just now also recently still finally currently "
-    "already actually officially since then never always"
+    "already actually officially since then never always only usually mostly"
 )
 _BEFORE_SUBJECT = word_set(
     "since in at after before from during for on by last this next ago year years month "
@@ -351,6 +383,7 @@ _TOLD = {
     ("household", "alone"): "{who} lives alone.",
     ("employer", "v"): "{who} works at {v}.",
     ("custody", "v"): "{who} has {v} custody.",
+    ("mobility_aid", "aid"): "{who} uses {a} {v}.",
     ("shift", "v"): "{who} works {v} shifts.",
     ("occupation", "v"): "{who} works as {a} {v}.",
     ("occupation", "job"): "{who} works as {a} {v}.",
@@ -402,6 +435,11 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         said = "alone" if groups.get("alone") else said
         if name == "tenure":
             said = "rents" if groups.get("rents") or groups.get("renters") else "owns"
+        if name == "commute":
+            said = next(k for k in ("bike", "car", "walk", "carpool", "transit", "by") if groups[k])
+            said = groups[said] if said in ("transit", "by") else said
+        if name == "mobility_aid":
+            said = _AIDS.get(groups["aid"].lower(), groups["aid"])
         if name == "work_mode":
             remote = groups.get("remote") or groups.get("wfh")
             said = "remote" if remote else "office"
