@@ -103,6 +103,11 @@ def test_a_list_keeps_the_things_an_ending_does_not_end() -> None:
     # Names before the head noun they share: each is a thing of that kind.
     said = "Maya has a Spotify and a Netflix subscription."
     assert rest(said, "Maya", ends("Spotify")) == "Maya has a Netflix subscription."
+    # Things owned, kept, driven: each its own ("sold the kayak" keeps the bike).
+    said = "Maya owns a kayak and a mountain bike."
+    assert rest(said, "Maya", ends("kayak")) == "Maya owns a mountain bike."
+    said = "Maya's dad drives a pickup and a minivan."
+    assert rest(said, "Maya", ends("pickup")) == "Maya's dad drives a minivan."
     # The user among those named is no list of things: one household, ended whole.
     said = "Maya's dad lives with Maya and family since his fall."
     assert rest(said, "Maya", ends("Maya ")) is None

@@ -1956,3 +1956,13 @@ def test_leaving_the_service_or_a_place_of_care_ends_being_there() -> None:
     assert not _ends("Maya's grandpa got out of rehab on Monday.", "Maya is in rehab.")
     for said in ("Maya got out of the car at the gate.", "Maya got out of the service early."):
         assert detect(said, "Maya") is None, said
+
+
+def test_a_thing_handed_on_may_be_named_by_its_head() -> None:
+    assert _ends("Maya sold the boat in the fall.", "Maya owns a houseboat.")
+    assert _ends("Maya got rid of the van.", "Maya drives a minivan to work.")
+    assert _ends("Maya sold the bike.", "Maya has a motorbike.")
+    # Only a thing handed on, and only a word the head closes.
+    assert not _ends("Maya quit the boat club.", "Maya is in a sailboat club.")
+    assert not _ends("Maya sold the boat.", "Maya loves boat trips in the summer.")
+    assert not _ends("Maya sold the car.", "Maya has a carport.")

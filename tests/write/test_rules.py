@@ -1044,3 +1044,15 @@ def test_what_someone_walks_with_is_one_mobility_aid() -> None:
     # Another person's aid, or one kept for some of the time: the old one stays.
     assert conflicts("Maya's mom uses a cane.", walker) == []
     assert conflicts("Maya's dad uses a wheelchair for long distances.", walker) == []
+
+
+def test_a_helper_the_household_has_one_of_is_replaced_by_a_new_one() -> None:
+    nanny = "Maya's babysitter Ines picks the kids up from school."
+    new = "Ines moved away, so Maya and family hired a new babysitter named Joy."
+    assert conflicts(new, nanny) == ["attribute:babysitter"]
+    assert conflicts("Maya found a new dentist, Dr. Osei.", "Maya's dentist Dr. Park retired.")
+    assert conflicts("Maya's new tutor is Sam.", "Maya's tutor Ben helps with calculus.")
+    # Another's helper, no name given, or one of whom one sees several: nothing replaced.
+    assert not conflicts("Maya's sister's babysitter Kim is great.", nanny)
+    assert not conflicts("Maya's babysitter is sick today.", nanny)
+    assert not conflicts("Maya's doctor Dr. Lee is kind.", "Maya's doctor Dr. Ruiz is busy.")

@@ -327,7 +327,7 @@ def rest(text: str, name: str, ends: Callable[[str], bool]) -> str | None:
 # atorvastatin", "is allergic to penicillin and sulfa drugs"), and what follows the list.
 _LIST = re.compile(
     r"^(?P<head>.*\b(?:to|of|with|on|for|from|takes?|taking|uses?|using|needs?|has|have|"
-    r"avoids?|eats?|drinks?|wears?)\s+)"
+    r"avoids?|eats?|drinks?|wears?|owns?|keeps?|drives?|rides?)\s+)"
     r"(?P<items>[\w'/-]+(?:\s+[\w'/-]+){0,2}?(?:\s*,\s*[\w'/-]+(?:\s+[\w'/-]+){0,2}?)*"
     r"\s*,?\s+and\s+[\w'/-]+(?:\s+[\w'/-]+){0,2}?)"
     r"(?P<tail>(?:\s+(?:every|each|daily|twice|once|at|in|on|for|since|because|but|when|"

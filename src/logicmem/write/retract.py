@@ -364,7 +364,8 @@ _CONTENT_END = re.compile(
     r"earlier|lately|any\s?more|after all|for (?:good|now|years|months|weeks|a|the|\d+|"
     r"two|three|several|some)|(?:in|on|back in) (?:\d{4}|january|february|march|april|may|"
     r"june|july|august|september|october|november|december)|on (?:monday|tuesday|wednesday|"
-    r"thursday|friday|saturday|sunday)|a (?:few|couple)|\d+ "
+    r"thursday|friday|saturday|sunday)|in (?:the )?(?:spring|summer|fall|autumn|winter)|"
+    r"a (?:few|couple)|\d+ "
     r"(?:days|weeks|months|years))\b)",
     re.IGNORECASE,
 )
@@ -2363,13 +2364,19 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         wanted = tuple(w for w in wanted if w not in _ATTEND) or wanted  # "going to therapy"
     if set(wanted) & _JOB and "work" in have:
         wanted = tuple(w for w in wanted if w not in _JOB) or wanted  # "quit the bakery job"
-    if not all(_kin_in(w, have) for w in wanted):
+    # A thing handed on may be named by the head of the word the fact has for it: "sold
+    # the boat" for "owns a sailboat", "gave away the bike" for "rides a motorbike".
+    handed = _HANDED.search(retraction.cue) is not None or retraction.cue == "got rid of"
+    if not all(_kin_in(w, have) or (handed and _headed(w, have)) for w in wanted):
         return False  # each word the ending names, or one of its stem ("therapy": "therapist")
     # A word missing from the fact stands for the word of its stem there (the fact's own
     # words in their order, so the same one every time).
     order = content_lemmas(fact, subject)
     wanted = tuple(
-        w if w in have else next((h for h in order if _kin_words(w, h)), w) for w in wanted
+        w
+        if w in have
+        else next((h for h in order if _kin_words(w, h) or (handed and _headed(w, {h}))), w)
+        for w in wanted
     )
     # A food had again names the allergy it ends by what modifies it ("peanut allergy").
     food = fold(retraction.content.split()[-1]) if retraction.content else ""
@@ -2389,6 +2396,13 @@ def _kin_in(word: str, have: set[str]) -> bool:
     """Whether ``have`` holds ``word``, or, for a word of six letters or more, a word of
     its stem."""
     return word in have or (len(word) >= 6 and any(_kin_words(word, h) for h in have))
+
+
+def _headed(word: str, have: set[str]) -> bool:
+    """Whether ``have`` holds a closed compound whose head is ``word`` ("sailboat" for
+    "boat"): a word of three letters or more, after three or more."""
+    head = word.removesuffix("e")  # lemmas may drop a last "e" ("motorbike": "motorbik")
+    return len(word) >= 3 and any(len(h) >= len(word) + 3 and h.endswith(head) for h in have)
 
 
 def _doer(word: str) -> set[str]:

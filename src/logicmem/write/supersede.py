@@ -519,6 +519,24 @@ _ATTRIBUTES = (
         r"is with|banks with|is at)\s+" + _ID_VALUE
     ),
 )
+# People one has one of at a time, by the work they do for the household: named beside
+# the word ("Maya's nanny Rosa watches the kids"), or hired anew ("Maya and family hired a
+# new nanny named Keisha"), they are an attribute. Not doctors, of whom one sees several.
+_ONE_HELPER = (
+    r"(?:nanny|babysitter|au pair|housekeeper|cleaner|landlord|landlady|dentist|"
+    r"pediatrician|paediatrician|therapist|accountant|dog walker|tutor|personal trainer)"
+)
+_ATTRIBUTES += (
+    re.compile(
+        _OWNER + r"'s\s+(?P<attr>" + _ONE_HELPER + r"),?\s+(?!(?:is|was|has|and)\b)"
+        r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\b"
+    ),
+    re.compile(
+        _OWNER + r"(?:\s+and\s+family)?\s+(?:\w+\s+)?(?:hired|found|got|has|have|switched to)"
+        r"\s+a\s+new\s+(?P<attr>" + _ONE_HELPER + r"),?\s+(?:(?:named|called)\s+)?"
+        r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\b"
+    ),
+)
 # Words for the same attribute.
 _SAME_ATTRIBUTE = {
     "email address": "email", "e-mail": "email", "e-mail address": "email", "mail": "email",
@@ -551,7 +569,7 @@ def _attributes(text: str) -> dict[str, tuple[str | None, str]]:
         for match in pattern.finditer(text):
             attr = match.group("attr").lower()
             value = match.group("v").strip()
-            if pattern is _ATTRIBUTES[-1]:
+            if pattern is _ATTRIBUTES[4]:
                 attr = attr[:-1]  # "switched dentists": the dentist
             attr = _SAME_ATTRIBUTE.get(attr, attr)
             first = value.split()[0].lower()
