@@ -1966,3 +1966,25 @@ def test_a_thing_handed_on_may_be_named_by_its_head() -> None:
     assert not _ends("Maya quit the boat club.", "Maya is in a sailboat club.")
     assert not _ends("Maya sold the boat.", "Maya loves boat trips in the summer.")
     assert not _ends("Maya sold the car.", "Maya has a carport.")
+
+
+def test_a_weight_goal_reached_ends_the_trying() -> None:
+    trying = "Maya is trying to lose 15 pounds for the reunion."
+    assert _ends("Maya finally reached Maya's goal weight.", trying)
+    assert _ends("Maya lost the 15 pounds!", trying)
+    assert _ends("Maya's dad hit his target weight.", "Maya's dad wants to lose weight.")
+    # Another's goal, or a fact that aims at no weight: nothing ends.
+    assert not _ends("Maya's dad hit his target weight.", trying)
+    assert not _ends("Maya reached Maya's goal weight.", "Maya's dad wants to lose weight.")
+    assert not _ends("Maya reached Maya's goal weight.", "Maya weighs herself every Monday.")
+    assert detect("Maya lost the keys again.", "Maya") is None or not _ends(
+        "Maya lost the keys again.", trying
+    )
+
+
+def test_a_childs_training_told_as_done_ends_the_training() -> None:
+    assert _ends("Maya's son is fully toilet trained!", "Maya's son is toilet training.")
+    assert _ends("Maya's daughter is sleep trained now.", "Maya is sleep training Maya's daughter.")
+    # Another child's, or not yet done: the training goes on.
+    assert not _ends("Maya's daughter is sleep trained now.", "Maya is sleep training Maya's son.")
+    assert detect("Maya's son is nearly potty trained.", "Maya") is None

@@ -437,7 +437,8 @@ _CUES = re.compile(
     r"leased|purchased|sober|let|back|returned|never|disband|folded|dissolved|fell apart|quits|"
     r"remission|decided|ended|expired|is over|was over|ran out|came to an end|wrapped up|lapsed|"
     r"landed|found|accepted|hired|caught up|quits|are over|are done|done with|cleared up|"
-    r"went away|resolved|gone|over|discharged|"
+    r"went away|resolved|gone|over|discharged|trained|goal weight|target weight|pounds|lbs|"
+    r"kilos|kg|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
 )
@@ -554,6 +555,8 @@ def detect(text: str, subject: str) -> Retraction | None:
         or _switched(text, subject)
         or _update(text, subject)
         or _event_done(text, subject)
+        or _weight_reached(text, subject)
+        or _trained(text, subject)
     )
 
 
@@ -579,15 +582,63 @@ _PREPARING = re.compile(
 )
 
 
+def _doer_lead(subject: str) -> str:
+    """The opening of a clause whose doer is the subject (or the household) or a member of
+    theirs, named or not (group ``m``: the member), then its auxiliaries."""
+    return (
+        rf"(?:^|[.;:!?]\s*|\b(?:and|but|so)\s+)(?:\w+,?\s+)?(?:{_subject_pattern(subject)}"
+        rf"(?:\s+and\s+family)?|{_mine(subject)}\s+(?P<m>{_KIN_WORDS})(?:\s+[A-Z][a-z]+)?)"
+        rf"\s+(?:{_AUX}\s+)*"
+    )
+
+
+# A weight aimed at, reached: "hit Maya's goal weight", "lost the 20 pounds". It ends only
+# a fact of trying to lose weight (``_WEIGHT_AIMED``).
+GOAL_WEIGHT = "reached goal weight"
+_WEIGHT_REACHED = (
+    r"(?:hit|reached|made|got to|met|am at|is at|'m at)\s+(?:(?:my|our|his|her|their|[\w-]+'s)\s+)?"
+    r"(?:goal|target)\s+weight|lost\s+(?:all\s+)?(?:the|those|that)\s+(?:\d+|ten|fifteen|"
+    r"twenty|thirty|forty|fifty)\s+(?:pounds|lbs?|kilos|kg)"
+)
+_WEIGHT_AIMED = re.compile(
+    r"\b(?:trying|try|tries|want|wants|wanting|aiming|aims?|working|hoping|hopes?|need|needs|"
+    r"plan|plans|planning|goal is|going)\s+to\s+(?:lose|drop|shed|get down to|slim down)\b"
+    r"|\bgoal weight\b|\bon a diet to lose\b",
+    re.IGNORECASE,
+)
+
+
+def _weight_reached(text: str, subject: str) -> Retraction | None:
+    """A weight aimed at and reached, by the subject or a member (``_WEIGHT_REACHED``)."""
+    found = re.search(_doer_lead(subject) + rf"(?:{_WEIGHT_REACHED})\b", text, re.IGNORECASE)
+    if found is None:
+        return None
+    return Retraction("ending", GOAL_WEIGHT, "weight", whose=(found.group("m") or "").lower())
+
+
+# A child's training finished: "is fully potty trained now" ends "is potty training".
+TRAINED = "trained"
+_TRAINING = r"(?P<kind>potty|toilet|sleep)[- ]?train"
+
+
+def _trained(text: str, subject: str) -> Retraction | None:
+    """A training of the subject's or a member's told as done (``_TRAINING``)."""
+    found = re.search(
+        _doer_lead(subject) + r"(?:(?:\w+\s+){0,2}?)" + _TRAINING + r"ed\b(?!\s+(?:for|to)\b)",
+        text,
+        re.IGNORECASE,
+    )
+    if found is None or re.search(r"\b(?:almost|nearly|not|n't|mostly)\b", found.group()):
+        return None
+    kind = found.group("kind").lower()
+    return Retraction("ending", TRAINED, f"{kind} training", whose=(found.group("m") or "").lower())
+
+
 def _event_done(text: str, subject: str) -> Retraction | None:
     """An event the speaker did, in the past: "Maya ran the Boston marathon on Sunday",
     "finally passed the bar". It ends only a fact of preparing for it."""
     found = re.search(
-        rf"(?:^|[.;:!?]\s*|\b(?:and|but|so)\s+)(?:\w+,?\s+)?(?:{_subject_pattern(subject)}"
-        rf"(?:\s+and\s+family)?|{_mine(subject)}\s+(?P<m>{_KIN_WORDS})(?:\s+[A-Z][a-z]+)?)"
-        rf"\s+(?:{_AUX}\s+)*(?P<cue>{_DID_EVENT})\s+(?P<rest>.+)",
-        text,
-        re.IGNORECASE,
+        rf"{_doer_lead(subject)}(?P<cue>{_DID_EVENT})\s+(?P<rest>.+)", text, re.IGNORECASE
     )
     said = without_hints(text)
     if found is None or _LONG_AGO.search(said) or re.search(r"\b(?:back in|before|once)\b", said):
@@ -2282,6 +2333,18 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     wanted = content_lemmas(retraction.content, subject)
     if retraction.cue == CONCEIVED:
         return _trying_ended(fact, subject)
+    if retraction.cue in (GOAL_WEIGHT, TRAINED):  # whose: the speaker's, or the member's
+        member = lemma(retraction.whose) if retraction.whose else None
+        aimed = (
+            _WEIGHT_AIMED.search(fact)
+            if retraction.cue == GOAL_WEIGHT
+            else re.search(rf"\b{retraction.content.split()[0]}[- ]?training\b", fact, re.I)
+        )
+        # A child trained is named as who is trained: "Maya is sleep training Maya's son".
+        whose = _whose(fact, subject) == member or (
+            retraction.cue == TRAINED and member in content_lemmas(fact, subject)
+        )
+        return whose and aimed is not None and _holds_now(fact, subject)
     if retraction.cue == EVENT_DONE:  # whose: the speaker's own, or the member's it names
         member = lemma(retraction.whose) if retraction.whose else None
         return _whose(fact, subject) == member and _prepared_for(retraction, fact, subject)
@@ -2890,7 +2953,8 @@ _HAS_IT = re.compile(
 # no similarity floor (``retracted``); ``lexical_match`` reads each of them closely.
 _NO_FLOOR = frozenset((
     TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, OVER, GONE, SOBER, BACK_AT_WORK, REMISSION,
-    JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, CONCEIVED, "paid off", "paid back",
+    JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, CONCEIVED, GOAL_WEIGHT, TRAINED, "paid off",
+    "paid back",
 ))  # fmt: skip
 
 
