@@ -1988,3 +1988,12 @@ def test_a_childs_training_told_as_done_ends_the_training() -> None:
     # Another child's, or not yet done: the training goes on.
     assert not _ends("Maya's daughter is sleep trained now.", "Maya is sleep training Maya's son.")
     assert detect("Maya's son is nearly potty trained.", "Maya") is None
+
+
+def test_back_at_work_ends_staying_home_with_the_children() -> None:
+    assert _ends("Maya went back to work in March.", "Maya stays home with the twins.")
+    assert _ends("Maya is back at work now.", "Maya is a stay-at-home mom.")
+    assert _ends("Maya returned to work.", "Maya is a full-time mom since the baby came.")
+    # Another's, or a day at home: nothing ends.
+    assert not _ends("Maya is back at work now.", "Maya's husband is a stay-at-home dad.")
+    assert not _ends("Maya is back at work now.", "Maya stays home with the kids on Fridays.")

@@ -1056,3 +1056,32 @@ def test_a_helper_the_household_has_one_of_is_replaced_by_a_new_one() -> None:
     assert not conflicts("Maya's sister's babysitter Kim is great.", nanny)
     assert not conflicts("Maya's babysitter is sick today.", nanny)
     assert not conflicts("Maya's doctor Dr. Lee is kind.", "Maya's doctor Dr. Ruiz is busy.")
+
+
+def test_what_someone_sees_with_is_one_vision_aid() -> None:
+    glasses = "Maya wears glasses for driving and everything else."
+    assert conflicts("Maya switched to contact lenses.", "Maya wears glasses.") == ["vision_aid"]
+    assert conflicts("Maya had laser eye surgery in March.", "Maya wears contacts.") == [
+        "vision_aid"
+    ]
+    assert conflicts("Maya wears spectacles now.", "Maya wears glasses.") == []  # the same
+    # Reading glasses, a pair for some of the time, another person's: none replaced.
+    assert conflicts("Maya wears reading glasses.", "Maya wears contacts.") == []
+    assert conflicts("Maya wears glasses at night.", "Maya wears contacts.") == []
+    assert conflicts("Maya's son needs glasses now.", glasses) == []
+
+
+def test_a_company_named_by_kind_is_the_attribute_of_that_kind() -> None:
+    carrier = "Maya's cell carrier is Sprint."
+    assert conflicts("Maya switched to Google Fi.", carrier) == ["attribute:carrier"]
+    assert conflicts("Maya and family went over to Humana.", "Maya's insurer is Anthem.") == [
+        "attribute:insurance"
+    ]
+    assert conflicts("Maya banks with Navy Federal.", "Maya's bank is Barclays.") == [
+        "attribute:bank"
+    ]
+    # One company by two names, another kind of company, another person's: none replaced.
+    assert conflicts("Maya is with Kaiser.", "Maya's insurance is Kaiser Permanente.") == []
+    assert conflicts("Maya switched to State Farm.", "Maya's insurance is Aetna.") == []
+    assert conflicts("Maya's brother uses Verizon.", carrier) == []
+    assert slots_of("Maya is with Chase at the park.") == {}  # a person's name

@@ -1058,7 +1058,12 @@ _REMITS = re.compile(
 BACK_AT_WORK = "back at work"
 _AWAY_FROM_WORK = re.compile(
     r"\bon\s+(?:[\w-]+\s+){0,2}?(?:leave|furlough|disability)\b|\b(?:off|out of)\s+work\b|"
-    r"\bfurloughed\b|\bbetween jobs\b|\bunemployed\b",
+    r"\bfurloughed\b|\bbetween jobs\b|\bunemployed\b|"
+    # at home with the children instead of at work
+    r"\bstay(?:s|ing)?[- ]at[- ]home\s+(?:mom|mum|dad|parent|mother|father)\b|"
+    r"\bstay(?:s|ing)?\s+(?:at\s+)?home\s+(?:full[- ]time\s+)?with\s+(?:the|my|our|[\w-]+'s)\s+"
+    r"(?:kids|children|baby|babies|twins|little ones|son|daughter)\b(?!\s+(?:today|tonight|"
+    r"this|on|when|while|until)\b)|\bhomemaker\b|\bfull[- ]time\s+(?:mom|mum|dad|parent)\b",
     re.IGNORECASE,
 )
 _TOLERATED = (

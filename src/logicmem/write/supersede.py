@@ -73,6 +73,7 @@ _NOT_NOW = (
     r"any more|once)\b)"
 )
 _AIDS = {"rollator": "walker", "walking stick": "cane"}
+_SIGHT = {"contact lenses": "contacts", "spectacles": "glasses"}
 SLOTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "residence",
@@ -259,6 +260,16 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
+        # What someone sees with: "wears glasses" -> "switched to contacts", "got LASIK".
+        # Not a pair kept for some of the time ("wears glasses at night"), nor reading glasses.
+        "vision_aid",
+        re.compile(
+            _NOT_NOW + r"\b(?:(?:wears?|wearing|switched\s+to|moved\s+to|went\s+to|uses?|needs?)\s+"
+            r"(?:(?:my|his|her|their)\s+)?(?P<sight>glasses|contacts|contact lenses|spectacles)"
+            r"|(?:got|had)\s+(?P<lasik>LASIK|laser eye surgery))\b"
+        ),
+    ),
+    (
         # Custody of children after a separation: "we have joint custody" -> "I got full
         # custody of the kids".
         "custody",
@@ -438,6 +449,9 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         if name == "commute":
             said = next(k for k in ("bike", "car", "walk", "carpool", "transit", "by") if groups[k])
             said = groups[said] if said in ("transit", "by") else said
+        if name == "vision_aid":
+            sight = (groups["sight"] or "").lower()
+            said = "none" if groups["lasik"] else _SIGHT.get(sight, sight)
         if name == "mobility_aid":
             said = _AIDS.get(groups["aid"].lower(), groups["aid"])
         if name == "work_mode":
@@ -537,6 +551,31 @@ _ATTRIBUTES += (
         r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\b"
     ),
 )
+# Companies one has one of each kind of, by the kind they are: a phone carrier, a bank,
+# a health insurer, a car insurer. "Maya switched to T-Mobile" says which carrier; names
+# that are also a person's or a word ("Chase", "Ally", "Cricket") are left out.
+_COMPANIES = {
+    "carrier": "Verizon|AT&T|T-Mobile|Sprint|Mint Mobile|Cricket Wireless|Google Fi|US Cellular|"
+    "Boost Mobile|Metro by T-Mobile|Straight Talk|Vodafone|Rogers|Telus",
+    "bank": "Chase Bank|Wells Fargo|Bank of America|Citibank|Capital One|PNC|TD Bank|"
+    "Ally Bank|Navy Federal|Charles Schwab|Barclays|HSBC|Santander|Lloyds|Monzo|Chime|SoFi",
+    "insurance": "Aetna|Cigna|Blue Cross(?: Blue Shield)?|Blue Shield|Kaiser(?: Permanente)?|"
+    "UnitedHealthcare|United Healthcare|Humana|Anthem|Oscar Health|Ambetter",
+    "car insurance": "Geico|GEICO|Progressive|State Farm|Allstate|Liberty Mutual|Nationwide",
+}
+# One company by two names.
+_SAME_COMPANY = {
+    "chase bank": "chase", "ally bank": "ally", "kaiser permanente": "kaiser",
+    "blue cross blue shield": "blue cross", "united healthcare": "unitedhealthcare",
+    "citi": "citibank", "bofa": "bank of america", "att": "at&t",
+}  # fmt: skip
+_COMPANY = "|".join(f"(?P<{k.replace(' ', '_')}>{v})" for k, v in _COMPANIES.items())
+_WITH_COMPANY = re.compile(
+    _OWNER
+    + r"(?:\s+and\s+family)?\s+(?:\w+\s+)?(?:(?:switched|moved|changed|went|is|am|'m|are|'re|"
+    r"banks?|banking|insured)\s+(?:over\s+)?(?:to|with|by|at)|(?:uses?|using|has|have))\s+"
+    r"(?<![\w&-])(?:" + _COMPANY + r")(?![\w&-])"
+)
 # Words for the same attribute.
 _SAME_ATTRIBUTE = {
     "email address": "email", "e-mail": "email", "e-mail address": "email", "mail": "email",
@@ -547,6 +586,10 @@ _SAME_ATTRIBUTE = {
     "primary care physician": "doctor", "physician": "doctor", "gp": "doctor",
     "pcp": "doctor", "health insurance": "insurance", "insurance company": "insurance",
     "health insurer": "insurance", "insurer": "insurance", "last name": "surname",
+    "phone carrier": "carrier", "cell carrier": "carrier", "phone company": "carrier",
+    "mobile carrier": "carrier", "wireless carrier": "carrier", "phone provider": "carrier",
+    "cell provider": "carrier", "auto insurance": "car insurance", "car insurer": "car insurance",
+    "auto insurer": "car insurance",
     "family name": "surname",
 }  # fmt: skip
 # What a person has more than one of, or is no attribute: not replaced by another.
@@ -579,8 +622,13 @@ def _attributes(text: str) -> dict[str, tuple[str | None, str]]:
                 value = re.sub(r"\D", "", value)  # a phone number, however it is spaced
             elif "@" not in value:
                 value = re.sub(r"[.\s]+", " ", value).strip()  # "Dr. Patel", "Dr Patel"
-            value = value.lower()
+            value = _SAME_COMPANY.get(value.lower(), value.lower())
             found.setdefault(f"attribute:{attr}", (match.group("who").lower(), value))
+    for match in _WITH_COMPANY.finditer(text):
+        kind = next(k for k, v in match.groupdict().items() if v and k != "who")
+        value = re.sub(r"\s+", " ", match.group(kind)).lower()
+        value = _SAME_COMPANY.get(value, value)
+        found.setdefault(f"attribute:{kind.replace('_', ' ')}", (match.group("who").lower(), value))
     return found
 
 
