@@ -754,8 +754,11 @@ def test_a_birth_ends_the_pregnancy_of_who_gave_birth() -> None:
 
 
 def test_a_course_of_a_drug_finished_ends_the_drug() -> None:
-    assert _ends("Maya finished her course of amoxicillin.", "Maya is on amoxicillin for 10 days.")
-    assert not _ends("Maya finished her course of amoxicillin.", "Maya takes lisinopril.")
+    # As the writer keeps "I finished my course": the speaker named ("her" is another's).
+    finished = "Maya finished Maya's course of amoxicillin."
+    assert _ends(finished, "Maya is on amoxicillin for 10 days.")
+    assert not _ends(finished, "Maya takes lisinopril.")
+    assert _ends("Maya finished her course of amoxicillin.", "Maya's mom is on amoxicillin.")
     assert _ends("Maya and family gave away their cat Milo.", "Maya has a cat named Milo.")
 
 
@@ -1997,3 +2000,33 @@ def test_back_at_work_ends_staying_home_with_the_children() -> None:
     # Another's, or a day at home: nothing ends.
     assert not _ends("Maya is back at work now.", "Maya's husband is a stay-at-home dad.")
     assert not _ends("Maya is back at work now.", "Maya stays home with the kids on Fridays.")
+
+
+def test_his_or_her_thing_ended_is_never_the_speakers_own() -> None:
+    # "his" in what the writer keeps is never the speaker ("I" is written as the name):
+    # it ended the speaker's own inhaler, and left the son's current.
+    son = "Maya's son uses an inhaler for asthma."
+    assert _ends("Maya stopped his inhaler.", son)
+    assert not _ends("Maya stopped his inhaler.", "Maya uses an inhaler for asthma.")
+    assert not _ends("Maya stopped his inhaler.", "Maya's daughter uses an inhaler.")
+    assert _ends("Maya cancelled her gym membership.", "Maya's mom has a gym membership.")
+    assert _ends("Maya cancelled her gym membership.", "Maya's friend Jo has a gym membership.")
+
+
+@pytest.mark.slow
+def test_his_thing_ended_with_two_he_could_be_ends_neither(mem: Memory) -> None:
+    son = _said(mem, "My son takes melatonin at bedtime.", "2026-01-05")
+    dad = _said(mem, "My dad takes melatonin too.", "2026-01-06")
+    mem.add("We stopped his melatonin.", user_id="maya", timestamp="2026-03-01")
+    assert mem.get(son.id, user_id="maya").status == "active"
+    assert mem.get(dad.id, user_id="maya").status == "active"
+
+
+def test_a_pronoun_taken_off_a_drug_or_weaned_ends_the_right_fact() -> None:
+    assert _ends("The pediatrician took him off Singulair.", "Maya's son takes Singulair.")
+    assert not _ends("The pediatrician took him off Singulair.", "Maya takes Singulair.")
+    assert not _ends("Maya took her off Singulair.", "Maya's son takes Singulair.")
+    assert _ends("Maya weaned her at a year.", "Maya is still breastfeeding Maya's daughter.")
+    assert _ends("Maya's wife weaned the twins.", "Maya's wife is nursing the twins.")
+    assert not _ends("Maya weaned her at a year.", "Maya's wife is nursing the baby.")
+    assert not _ends("Maya weaned her at a year.", "Maya's daughter is learning to swim.")

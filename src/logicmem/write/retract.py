@@ -118,6 +118,11 @@ class Retraction:
     # For a death, whose the one who died was when not the speaker's: a household member's
     # word ("mom" for "my mom's dog Rex died"); for an event done, the member who did it
     # ("son" for "my son passed his driving test"). It ends only a fact told of that member.
+    # "his" or "her" for an ending of a thing of someone the pronoun stands for ("we stopped
+    # his Zyrtec"): the writer names the speaker ("I" is "Maya"), so never the speaker's own,
+    # but the one member it may be (``_pronoun_owner``), and none when two may be. (A writer
+    # that calls the speaker "her" is read the same way: such an ending closes nothing of
+    # the speaker's, and both stay.)
     whose: str = ""
 
 
@@ -557,6 +562,7 @@ def detect(text: str, subject: str) -> Retraction | None:
         or _event_done(text, subject)
         or _weight_reached(text, subject)
         or _trained(text, subject)
+        or _weaned(text, subject)
     )
 
 
@@ -614,6 +620,24 @@ def _weight_reached(text: str, subject: str) -> Retraction | None:
     if found is None:
         return None
     return Retraction("ending", GOAL_WEIGHT, "weight", whose=(found.group("m") or "").lower())
+
+
+# A child weaned: "weaned him last month" ends "is still breastfeeding Maya's son".
+WEANED = "weaned"
+_NURSING = re.compile(r"\b(?:breast-?feed(?:s|ing)?|nurs(?:es|ing)|pump(?:s|ing))\b", re.I)
+
+
+def _weaned(text: str, subject: str) -> Retraction | None:
+    """A child weaned by the subject or a member (group ``m``): the nursing ended."""
+    found = re.search(
+        _doer_lead(subject) + r"weaned\s+(?:him|her|them|the\s+(?:baby|twins)|"
+        rf"(?:{_mine(subject)})\s+(?:son|daughter|baby|twins)|(?-i:[A-Z][a-z]+))\b(?!\s+off\b)",
+        text,
+        re.IGNORECASE,
+    )
+    if found is None:
+        return None
+    return Retraction("ending", WEANED, "nursing", whose=(found.group("m") or "").lower())
 
 
 # A child's training finished: "is fully potty trained now" ends "is potty training".
@@ -921,6 +945,15 @@ def _taken_off(text: str, subject: str) -> Retraction | None:
             member = found.group("m") or found.groupdict().get("m2")
             person = _person(member, named, subject)
             found = found if person else None
+        pronoun = re.search(
+            r"\b(?:took|taken|weaned|tapered)\s+(?P<pro>him|her)\s+off\s+(?P<rest>.+)", text, re.I
+        )
+        if found is None and pronoun is not None:
+            # "we took him off Ritalin": a drug of whom the pronoun stands for
+            content = _cut(pronoun.group("rest"))
+            if content and set(content_lemmas(content, subject)) & _drug_lemmas():
+                whose = "his" if pronoun.group("pro").lower() == "him" else "her"
+                return Retraction("ending", "taken off", content, whose=whose)
     if found is not None:
         content = _cut(found.group("rest"))
         # What a prescriber stopped must be a drug, and so must what a member was taken off;
@@ -1211,6 +1244,7 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
     if found is not None:
         content = _cut(found.group("rest"))
         whose = _other_owner(found.group("rest"), subject)
+        pronoun = re.match(r"\s*(his|her)\s", found.group("rest"), flags)
         content = f"{whose} {content}" if whose and content else content
         if _HANDED.search(found.group("cue")):
             # Who it went to is not what ended: "gave the piano away to my niece".
@@ -1222,7 +1256,11 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
         head = content.split()[-1].lower()
         if _OFF.search(found.group("cue")) and _NOT_TAKEN.match(content):
             return None  # "came off the phone", "tapered off work"
-        return Retraction("ending", _norm(found.group("cue")), content, head.endswith("ing"))
+        # "stopped his Zyrtec": another's, whom the pronoun stands for (``_pronoun_owner``)
+        owner = pronoun.group(1).lower() if pronoun else ""
+        return Retraction(
+            "ending", _norm(found.group("cue")), content, head.endswith("ing"), whose=owner
+        )
     state = _state_ended(text, lead, subject)
     if state is not None:
         return state
@@ -2171,6 +2209,16 @@ def _whose(fact: str, subject: str) -> str | None:
     return word if word in _PEOPLE else None
 
 
+def _named_owner(fact: str, subject: str) -> str:
+    """Whom a fact of another person's is about, with the name it gives them ("maya's son
+    leo"), lower case; "" for the subject's own."""
+    whose = _whose(fact, subject)
+    if whose is None:
+        return ""
+    named = re.match(rf"\s*(?i:{_mine(subject)})\s+(?:[\w-]+\s+)?[\w-]+,?\s+([A-Z][\w'-]*)", fact)
+    return f"{whose} {named.group(1).lower()}" if named else whose
+
+
 def _not_theirs(wanted: Sequence[str], fact: str, subject: str, shared: bool = False) -> bool:
     """Whether ``fact`` is another person's while what ends it names neither them nor
     their name ("I quit smoking" does not end "my husband smokes"; "my cat is 9" not "my
@@ -2335,21 +2383,29 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         if own is None:
             return False
         fact = own
+    if retraction.whose in _GENDERED:
+        # "his Zyrtec": the member's whom the pronoun may stand for, as if named.
+        owner = _pronoun_owner(retraction, fact, subject)
+        if owner is None:
+            return False
+        retraction = replace(retraction, content=f"{owner} {retraction.content}", whose="")
     wanted = content_lemmas(retraction.content, subject)
     if retraction.cue == CONCEIVED:
         return _trying_ended(fact, subject)
-    if retraction.cue in (GOAL_WEIGHT, TRAINED):  # whose: the speaker's, or the member's
+    if retraction.cue in (GOAL_WEIGHT, TRAINED, WEANED):  # the speaker's, or the member's
         member = lemma(retraction.whose) if retraction.whose else None
         aimed = (
             _WEIGHT_AIMED.search(fact)
             if retraction.cue == GOAL_WEIGHT
+            else _NURSING.search(fact)
+            if retraction.cue == WEANED
             else re.search(rf"\b{retraction.content.split()[0]}[- ]?training\b", fact, re.I)
         )
         # A child trained is named as who is trained: "Maya is sleep training Maya's son".
-        whose = _whose(fact, subject) == member or (
+        theirs = _whose(fact, subject) == member or (
             retraction.cue == TRAINED and member in content_lemmas(fact, subject)
         )
-        return whose and aimed is not None and _holds_now(fact, subject)
+        return theirs and aimed is not None and _holds_now(fact, subject)
     if retraction.cue == EVENT_DONE:  # whose: the speaker's own, or the member's it names
         member = lemma(retraction.whose) if retraction.whose else None
         return _whose(fact, subject) == member and _prepared_for(retraction, fact, subject)
@@ -2458,6 +2514,31 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     ):
         return False
     return retraction.kind == "forget" or valued or _current(fact, subject)
+
+
+# Whom "his" and "her" may stand for, of the people a fact names first (``_whose``); a
+# word that says no sex (friend, partner, coworker) may be either.
+_GENDERED = {
+    "his": frozenset(lemma(w) for w in word_set(
+        "son husband hubby dad father brother grandpa grandfather boyfriend uncle nephew "
+        "stepson stepdad stepfather fiance grandson father-in-law brother-in-law"
+    )),
+    "her": frozenset(lemma(w) for w in word_set(
+        "daughter wife mom mother mum sister grandma grandmother girlfriend aunt niece "
+        "stepdaughter stepmom stepmother fiancee granddaughter mother-in-law sister-in-law"
+    )),
+}  # fmt: skip
+_SEXED = _GENDERED["his"] | _GENDERED["her"]
+
+
+def _pronoun_owner(retraction: Retraction, fact: str, subject: str) -> str | None:
+    """Whom an ending's "his" or "her" (``Retraction.whose``) stands for in ``fact``: the
+    person the fact is about, as ``_whose`` words them, when the pronoun may be theirs;
+    None for the subject's own fact or another's the pronoun cannot stand for."""
+    owner = _whose(fact, subject)
+    if owner is None or (owner in _SEXED and owner not in _GENDERED[retraction.whose]):
+        return None
+    return owner
 
 
 def _kin_in(word: str, have: set[str]) -> bool:
@@ -2958,8 +3039,8 @@ _HAS_IT = re.compile(
 # no similarity floor (``retracted``); ``lexical_match`` reads each of them closely.
 _NO_FLOOR = frozenset((
     TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, OVER, GONE, SOBER, BACK_AT_WORK, REMISSION,
-    JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, CONCEIVED, GOAL_WEIGHT, TRAINED, "paid off",
-    "paid back",
+    JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, CONCEIVED, GOAL_WEIGHT, TRAINED, WEANED,
+    "paid off", "paid back",
 ))  # fmt: skip
 
 
@@ -3002,6 +3083,11 @@ def retracted(
         return updated(retraction, subject, candidates, embed) if valued else []
     if retraction.cue == "turned" and len(lexical) > 1:
         return []  # "Maya's daughter turned 8" with two daughters' ages: whose is not said
+    if (
+        retraction.whose in _GENDERED
+        and len({_named_owner(said[m.id], subject) for m in lexical}) > 1
+    ):
+        return []  # "stopped his inhaler" with a son's and a husband's: whose is not said
     sims = _similarities(retraction.content, [said[m.id] for m in lexical], subject, embed)
     if valued:
         if retraction.kind == "change":

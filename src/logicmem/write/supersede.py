@@ -509,7 +509,7 @@ _ID_VALUE = (
     r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*)"
 )
 _OWNER = r"(?:^|[.;:!?,]\s+|\b(?:and|but|so)\s+)(?P<who>[A-Z][\w-]*)"
-_ATTRIBUTES = (
+_ATTRIBUTES: tuple[re.Pattern[str], ...] = (
     re.compile(
         _OWNER + r"'s\s+(?:(?:new|current|updated|actual)\s+)?(?P<attr>[a-z]+(?:[ -][a-z]+){0,2}?)"
         r"\s+(?:is|are)\s+(?:now\s+|actually\s+)?(?:(?:through|with)\s+)?" + _ID_VALUE
