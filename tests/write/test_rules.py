@@ -1085,3 +1085,21 @@ def test_a_company_named_by_kind_is_the_attribute_of_that_kind() -> None:
     assert conflicts("Maya switched to State Farm.", "Maya's insurance is Aetna.") == []
     assert conflicts("Maya's brother uses Verizon.", carrier) == []
     assert slots_of("Maya is with Chase at the park.") == {}  # a person's name
+
+
+def test_she_or_he_after_a_comma_is_whom_the_sentence_opens_with() -> None:
+    said = "Maya said: Theo changed schools, he's at Brookside Academy now."
+    assert conflicts(said, "Maya's son Theo goes to Pine Hill Elementary.") == ["school"]
+    assert held_slots("Maya's wife got a new job, she works at Acme now.")["employer"] == (
+        "maya's wife",
+        "acme",
+    )
+    # Someone else named first, or a pronoun the opener cannot be called: no holder.
+    for text in (
+        "Maya's daughter met Lily, she goes to Oak Ridge Academy.",
+        "Maya's son loves art, she goes to Oak Ridge Academy.",
+        "So she's moving to Rome.",
+    ):
+        assert all(holder is None for holder, _ in held_slots(text).values()), text
+    # A school only where the child is, not a visit there.
+    assert slots_of("Maya is at Lincoln High for the game.") == {}

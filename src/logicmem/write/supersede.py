@@ -74,6 +74,11 @@ _NOT_NOW = (
 )
 _AIDS = {"rollator": "walker", "walking stick": "cane"}
 _SIGHT = {"contact lenses": "contacts", "spectacles": "glasses"}
+_SCHOOL_KIND = (
+    r"(?:Elementary|Middle|High|Primary|Secondary|Academy|School|College|University|"
+    r"Prep|Montessori|Preschool|Nursery|Daycare|Kindergarten|daycare|preschool|nursery|"
+    r"kindergarten)"
+)
 SLOTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "residence",
@@ -181,11 +186,12 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"(?:is|are|'s)\s+(?:in\s+)?(?:the\s+)?(?:(?:\d{1,2}(?:st|nd|rd|th)|"
             + "|".join(_ORDINAL_WORDS)
             + r")\s+grade|kindergarten|pre-?k|year\s+\d{1,2}|an?\s+(?:freshman|sophomore|junior|"
-            r"senior))\s+at)"
-            r"\s+(?:the\s+)?(?P<v>(?:[A-Z][\w'&.-]*\s+){1,4}"
-            r"(?:Elementary|Middle|High|Primary|Secondary|Academy|School|College|University|"
-            r"Prep|Montessori|Preschool|Nursery|Daycare|Kindergarten|daycare|preschool|nursery|"
-            r"kindergarten)(?:\s+School)?)"
+            r"senior))\s+at|"
+            # "she's at Oak Ridge Academy now": where a child is, said of nothing else
+            r"(?:is|'s|are|'re)\s+(?:now\s+)?at(?=\s+(?:the\s+)?(?:[A-Z][\w'&.-]*\s+){1,4}"
+            + _SCHOOL_KIND
+            + r"(?:\s+School)?(?:\s*(?:[,.;!?]|$)|\s+now\b)))"
+            r"\s+(?:the\s+)?(?P<v>(?:[A-Z][\w'&.-]*\s+){1,4}" + _SCHOOL_KIND + r"(?:\s+School)?)"
             r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:and|but|now|this|since|in|on|for|with|where|every|"
             r"full|part|each|until|because|so|one|two|three|four|five|\d)\b)"
         ),
@@ -379,9 +385,39 @@ def _holder(text: str, at: int) -> str | None:
     if not words:
         said = reported(text)
         return said[0] if said else ""
+    if len(words) == 1 and re.fullmatch(r"(?i:he|she)(?:'s)?", words[0]):
+        return _antecedent(text, at - len(clause), words[0].lower().startswith("s"))
     if any(re.sub(r"'(?:s|re|d|ll)$", "", w.lower()) in _PRONOUNS for w in words):
-        return None  # "she", "he's"
+        return None  # "they", "his sister"
     return " ".join(words)
+
+
+_MALE = word_set("son husband hubby dad father brother grandpa grandfather boyfriend uncle nephew")
+_FEMALE = word_set("daughter wife mom mother mum sister grandma grandmother girlfriend aunt niece")
+# Who a sentence opens with: a name, or a relation of someone's with or without a name.
+_OPENS_WITH = re.compile(
+    r"(?:[A-Z][\w-]*\s+said:\s+)?(?P<who>[A-Z][\w-]*'s\s+(?P<kin>[a-z-]+)(?:\s+[A-Z][a-z]+)?|"
+    r"(?!(?:I|We|They|He|She|It|The|This|That|My|Our)\b)[A-Z][a-z]+)\b(?!'s)"
+)
+
+
+def _antecedent(text: str, clause_at: int, she: bool) -> str | None:
+    """Whom "she" or "he" at the start of the clause at ``clause_at`` stands for: the
+    person its sentence opens with, when the sentence names no one else before it and
+    that person may be called so ("Ava switched schools, she's at Oak Ridge Academy now":
+    Ava); None otherwise."""
+    start = max(text.rfind(mark, 0, clause_at) for mark in ".;!?")
+    sentence = text[start + 1 : clause_at].strip()
+    found = _OPENS_WITH.match(sentence)
+    if found is None:
+        return None
+    between = sentence[found.end() :]
+    if re.search(r"\b[A-Z][a-z]+\b|'s\b|\b(?:he|she|him|her|they)\b", between):
+        return None  # someone else named before the pronoun: whom it stands for is unsure
+    kin = (found.group("kin") or "").lower()
+    if kin in (_MALE if she else _FEMALE):
+        return None
+    return found.group("who")
 
 
 # How a slot's value is told in a sentence of its own (``restated``), by the group of its
