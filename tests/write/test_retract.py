@@ -2030,3 +2030,12 @@ def test_a_pronoun_taken_off_a_drug_or_weaned_ends_the_right_fact() -> None:
     assert _ends("Maya's wife weaned the twins.", "Maya's wife is nursing the twins.")
     assert not _ends("Maya weaned her at a year.", "Maya's wife is nursing the baby.")
     assert not _ends("Maya weaned her at a year.", "Maya's daughter is learning to swim.")
+
+
+def test_a_food_eaten_again_ends_a_diet_without_it() -> None:
+    assert _ends("Maya eats wheat again, the tests were clear.", "Maya is on a wheat-free diet.")
+    assert _ends("Maya can have lactose again.", "Maya is lactose-free.")
+    assert _ends("Maya's son is drinking milk again.", "Maya's son avoids milk.")
+    # Another's diet, or a thing made without it: nothing ends.
+    assert not _ends("Maya's son is drinking milk again.", "Maya avoids milk.")
+    assert not _ends("Maya eats wheat again.", "Maya bakes wheat-free cookies for a friend.")

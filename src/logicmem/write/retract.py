@@ -442,7 +442,7 @@ _CUES = re.compile(
     r"leased|purchased|sober|let|back|returned|never|disband|folded|dissolved|fell apart|quits|"
     r"remission|decided|ended|expired|is over|was over|ran out|came to an end|wrapped up|lapsed|"
     r"landed|found|accepted|hired|caught up|quits|are over|are done|done with|cleared up|"
-    r"went away|resolved|gone|over|discharged|trained|goal weight|target weight|pounds|lbs|"
+    r"went away|resolved|gone|over|discharged|trained|goal weight|target weight|pounds|lbs|again|"
     r"kilos|kg|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
@@ -1103,12 +1103,21 @@ _TOLERATED = (
     r"(?:can\s+(?:finally\s+)?(?:eat|have|drink|tolerate|take)\s+(?P<what>[\w' -]+?)\s+"
     r"(?:now(?!\s+and\s+then)|again|after all)\b"
     r"|can\s+now\s+(?:eat|have|drink|tolerate|take)\s+(?P<what2>[\w' -]+?)(?=\s*(?:[,.;!?]|$))"
+    # "eats gluten again", "is drinking milk again": had as before
+    r"|(?:eats|eat|eating|drinks|drink|drinking)\s+(?P<what4>[\w' -]+?)\s+again\b"
     r"|passed\s+(?:[\w-]+'s|my|his|her|their|the|an?)\s+(?P<what3>[\w-]+(?:\s+[\w-]+)?)\s+"
     r"(?:food\s+|oral\s+)?challenge)"
 )
+# Left out of what one eats ("a gluten-free diet", "is dairy-free"), not a thing made so.
+_FREE_OF = (
+    r"[- ]free\b(?!\s+(?:snacks?|options?|menu|bakery|restaurant|brownies|cookies|cake|bread|"
+    r"pasta|version|recipes?|treats?|products?|food|foods)\b)"
+)
 _AVOIDS = re.compile(
     r"\b(?:allerg\w*|intoleran\w*|sensitiv\w*|celiac|coeliac|anaphyla\w*|avoids?|"
-    r"(?:can't|cannot|can not)\s+(?:eat|have|drink|tolerate))\b",
+    r"(?:can't|cannot|can not)\s+(?:eat|have|drink|tolerate))\b"
+    # a diet without it: "is on a gluten-free diet", "is dairy-free"
+    r"|\b(?:gluten|dairy|lactose|nut|peanut|egg|soy|wheat|sugar|shellfish)" + _FREE_OF,
     re.IGNORECASE,
 )
 
@@ -2482,6 +2491,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return False
     have = set(content_lemmas(fact, subject))
     have |= {v for w in have if w.endswith("er") for v in _doer(w)}  # "a smoker" smokes
+    if retraction.cue == TOLERATES:
+        have |= {w.removesuffix("-free") for w in have}  # "dairy-free": dairy, left out
     if set(wanted) & _LIGHT and (have & _LIGHT or valued or re.search(r"\bon\s+\w", fact)):
         wanted = tuple(w for w in wanted if w not in _LIGHT) or wanted
     if set(wanted) & _ATTEND and (have & _ATTEND or _met(retraction.content, fact, subject)):
@@ -2505,7 +2516,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     # A food had again names the allergy it ends by what modifies it ("peanut allergy").
     food = fold(retraction.content.split()[-1]) if retraction.content else ""
     tolerated = retraction.cue == TOLERATES and re.search(
-        rf"\b{re.escape(food.removesuffix('s'))}\w*\s+(?:allerg|intoleran|sensitiv)", fold(fact)
+        rf"\b{re.escape(food.removesuffix('s'))}\w*(?:\s+(?:allerg|intoleran|sensitiv)|{_FREE_OF})",
+        fold(fact),
     )
     if (
         not retraction.verbal
