@@ -849,6 +849,11 @@ def test_a_lower_case_user_id_is_read_as_the_name_it_is() -> None:
     # A lower-case word that leads a text is no name unless the writer puts it where one goes.
     assert name_cased("my mom lives with my sister.") == "my mom lives with my sister."
     assert name_cased("maya lives with maya's sister.") == "Maya lives with Maya's sister."
+    # ... or as the subject of the verb it opens: "maya switched to Google Fi" held nothing.
+    assert conflicts("maya switched to Google Fi.", "maya's phone carrier is Sprint.") == [
+        "attribute:carrier"
+    ]
+    assert name_cased("my parents moved to Ohio.") == "my parents moved to Ohio."
     # After a word said first: "Oops, maya's ..." held no attribute.
     assert conflicts(
         "Oops, maya's blood type is actually B positive.", "maya's blood type is A positive."

@@ -23,6 +23,7 @@ from logicmem.write.person import MEMBER_WORDS
 from logicmem.write.rules import (
     LONG_AGO_WORDS,
     MONTHS,
+    STOPWORDS,
     WEEKDAYS,
     asserted,
     own_words,
@@ -520,7 +521,16 @@ def name_cased(text: str) -> str:
     if first is None:
         return text
     name = re.escape(first.group("id"))
-    if not re.search(rf"(?<![\w'-]){name}(?:'s\b| and family\b| said:)", text):
+    # The id as a name goes: an owner, with the family, who said it, or the subject of a
+    # verb that opens the text ("maya switched to T-Mobile", "maya finally found ...").
+    verb = (
+        r"(?:(?:[a-z]+ly|just|also|still|now|never)\s+)?(?:[a-z]+(?:ed|s)|is|are|was|were|"
+        r"has|have|had|got|went|took|sold|left|found|can|will|does|did|hit|lost|quit)\b"
+    )
+    subject = first.group("id") not in STOPWORDS and re.match(
+        rf"\s*{name}(?: and family)?\s+{verb}", text
+    )
+    if not re.search(rf"(?<![\w'-]){name}(?:'s\b| and family\b| said:)", text) and not subject:
         return text
     word = first.group("id")
     return re.sub(rf"(?<![\w'-]){name}(?![\w-])", word[:1].upper() + word[1:], text)
