@@ -2039,3 +2039,13 @@ def test_a_food_eaten_again_ends_a_diet_without_it() -> None:
     # Another's diet, or a thing made without it: nothing ends.
     assert not _ends("Maya's son is drinking milk again.", "Maya avoids milk.")
     assert not _ends("Maya eats wheat again.", "Maya bakes wheat-free cookies for a friend.")
+
+
+def test_his_or_her_doctor_stopping_a_drug_ends_only_whom_it_may_be() -> None:
+    # "His doctor stopped his metformin" closed the speaker's own metformin.
+    husband = "Maya's husband takes metformin."
+    assert _ends("His doctor stopped his metformin.", husband)
+    assert _ends("Her cardiologist stopped the Eliquis.", "Maya's mom is on Eliquis.")
+    assert not _ends("His doctor stopped his metformin.", "Maya takes metformin.")
+    assert not _ends("Her cardiologist stopped the Eliquis.", "Maya's dad is on Eliquis.")
+    assert _ends("Maya's doctor stopped the Eliquis.", "Maya is on Eliquis.")

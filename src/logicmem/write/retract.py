@@ -960,13 +960,19 @@ def _taken_off(text: str, subject: str) -> Retraction | None:
         # what the subject was taken off is one.
         stopped = found.groupdict().get("stop") is not None or bool(person)
         drug = not stopped or bool(set(content_lemmas(content, subject)) & _drug_lemmas())
+        # "His doctor stopped his metformin": a drug of whom the pronoun stands for.
+        before = text[: found.start()] if not person else ""
+        owner = re.match(r"\s*(?i:(his|her))\s", found.group("rest")) or re.search(
+            r"\b(?i:(his|her))\s+$", before
+        )
+        whose = owner.group(1).lower() if owner else ""
         if (
             drug
             and content
             and not _NOT_TAKEN.match(content)
             and len(content.split()) <= MAX_ENDED_WORDS
         ):
-            return Retraction("ending", "taken off", f"{person} {content}".strip())
+            return Retraction("ending", "taken off", f"{person} {content}".strip(), whose=whose)
     found = re.search(
         rf"(?:^|[.;:!?]\s*|\b(?:and|but|so|finally)\s+)(?:the|{subj}'s|my)\s+(?P<thing>{_WORN})"
         r"\s+(?:(?:finally|just|has|have|was|were|got|is|are)\s+)*(?:came|come|taken|removed)"
