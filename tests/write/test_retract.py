@@ -2049,3 +2049,10 @@ def test_his_or_her_doctor_stopping_a_drug_ends_only_whom_it_may_be() -> None:
     assert not _ends("His doctor stopped his metformin.", "Maya takes metformin.")
     assert not _ends("Her cardiologist stopped the Eliquis.", "Maya's dad is on Eliquis.")
     assert _ends("Maya's doctor stopped the Eliquis.", "Maya is on Eliquis.")
+
+
+def test_a_death_of_his_or_her_pet_is_not_the_speakers() -> None:
+    # "Her cat Luna died" closed the speaker's own cat of the same name.
+    assert detect("Her cat Luna died last week.", "Maya") is None
+    assert detect("Maya said: His dog Rex passed away.", "Maya") is None
+    assert _ends("Maya's cat Luna died last week.", "Maya has a cat named Luna.")

@@ -1845,6 +1845,8 @@ def _death(text: str, subject: str) -> Retraction | None:
     whose, _, pet = who.rpartition("'s ")  # "mom's dog"
     who, whose = pet or who, whose.lower()
     before = text[: found.start("who")]
+    if re.search(rf"\b(?i:his|her|their)\s+(?:(?i:{_PETS}|{_KIN_WORDS})s?\s+)$", before):
+        return None  # "her cat Luna died": someone's the writer does not name, not the speaker's
     owner = re.search(rf"\b([\w-]+)'s\s+(?:(?i:{_PETS}|{_KIN_WORDS})s?\s+)$", before)
     if owner is not None and fold(owner.group(1)) != fold(subject):
         # Named as someone else's: a member's ("Maya's sister's cat Mochi passed away"),
