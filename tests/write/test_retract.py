@@ -2056,3 +2056,14 @@ def test_a_death_of_his_or_her_pet_is_not_the_speakers() -> None:
     assert detect("Her cat Luna died last week.", "Maya") is None
     assert detect("Maya said: His dog Rex passed away.", "Maya") is None
     assert _ends("Maya's cat Luna died last week.", "Maya has a cat named Luna.")
+
+
+@pytest.mark.slow
+def test_a_short_sentence_of_a_change_in_someones_life_is_kept(mem: Memory) -> None:
+    # "Dana moved out." and "The Owls broke up." had too few words and were not stored.
+    for said in ("Dana moved out.", "The Owls broke up.", "Grandpa got promoted.",
+                 "The trip was cancelled.", "Leo graduated."):  # fmt: skip
+        assert mem.add(said, user_id="maya", timestamp="2026-02-01").added, said
+    # Chat with nothing changed, or a word said to someone, stays out.
+    for said in ("Lunch was good.", "Quit it."):
+        assert not mem.add(said, user_id="maya", timestamp="2026-02-02").added, said

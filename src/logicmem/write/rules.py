@@ -660,7 +660,15 @@ _ENDED = re.compile(
     r"expired|healed|"
     # a life's events: "Grandpa died.", "Ziggy passed away.", "Noor was born."
     r"died|passed away|passed on|(?:was|were) born|got (?:married|engaged|divorced|fired|"
-    r"laid off)|retired)\b",
+    r"laid off)|retired|"
+    # a change in someone's life or plans: "Dana moved out.", "The Owls broke up.", "Tom
+    # got promoted.", "The trip was cancelled." (not "Lunch was good.")
+    r"moved (?:out|in|away|back)|broke up|split up|disbanded|quit(?! (?:it|that|this)\b)|resigned|"
+    r"graduated|"
+    r"remarried|relapsed|got (?:promoted|hired|sober|sick|hurt|injured|pregnant|"
+    r"deployed|discharged|released|adopted)|(?:is|was|got) (?:pregnant|diagnosed|hospitali[sz]ed)|"
+    r"(?:was|were|got|is|are|has been|have been) (?:postponed|cancell?ed|called off|"
+    r"rescheduled|moved))\b",
     re.IGNORECASE,
 )
 
