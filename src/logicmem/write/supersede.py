@@ -62,6 +62,11 @@ OCCUPATIONS = (
     "optometrist radiologist technologist hygienist pharmacologist chemist biologist "
     "mathematician statistician translator interpreter supervisor associate"
 )
+# Words that praise a skill, not name a job: "is a good cook now".
+_PRAISE = (
+    r"(?:good|great|better|bad|terrible|amazing|decent|excellent|awesome|pretty|real|much|"
+    r"huge|big|little|natural|born|total|fantastic|wonderful|proper)"
+)
 _CARE = (
     r"(?:assisted living|nursing home|care home|memory care|hospice|rehab facility|"
     r"group home|retirement home|retirement community|senior living)"
@@ -167,6 +172,14 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"|\b(?:is|am|'m|are|'re)\s+(?:now\s+)?an?\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:"
             + "|".join(OCCUPATIONS.split())
             + r"))\s+(?:at|for)\s+(?:the\s+)?[A-Z]"
+            # "is a nurse manager now", "is now a paralegal": the job held now, said so
+            r"|\b(?:is|am|'m|are|'re)\s+(?P<now>now\s+)?an?\s+(?!"
+            + _PRAISE
+            + r"\b)(?P<held>(?:(?!"
+            + _FUNCTION
+            + r"\b)[a-z-]+\s+){0,2}?(?:"
+            + "|".join(OCCUPATIONS.split())
+            + r"))(?(now)(?=\s*(?:[,.;!?]|$))|\s+now\b(?=\s*(?:[,.;!?]|$)|\s+(?:and|but)\b))"
             # "got promoted to sous chef": the job it names, a job word's
             r"|\b(?:got|was|been|is|am|'m|are|'re|being|getting)\s+(?:just\s+|finally\s+)?promoted\s+"
             r"to\s+(?:an?\s+)?(?P<raised>(?:(?!"
@@ -436,6 +449,7 @@ _TOLD = {
     ("occupation", "v"): "{who} works as {a} {v}.",
     ("occupation", "job"): "{who} works as {a} {v}.",
     ("occupation", "raised"): "{who} works as {a} {v}.",
+    ("occupation", "held"): "{who} works as {a} {v}.",
     ("school", "v"): "{who} goes to {v}.",
     ("grade", "v"): "{who} is in {v}.",
     ("grade", "year"): "{who} is {a} {v}.",
@@ -477,7 +491,7 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         said = said or ("eats fish" if groups.get("fish") else "")
         said = said or ("no meat" if groups.get("nomeat") else "")
         said = said or groups.get("year") or groups.get("care") or groups.get("job") or ""
-        said = said or groups.get("raised") or ""
+        said = said or groups.get("raised") or groups.get("held") or ""
         said = said or groups.get("dating") or groups.get("wed") or ""
         said = said or (f"{groups['grader']} grade" if groups.get("grader") else "")
         said = "alone" if groups.get("alone") else said
