@@ -278,7 +278,6 @@ def test_statements_that_end_a_fact(text: str, kind: str, content: str) -> None:
         "Maya left the team meeting at noon.",
         "Maya landed a job interview at a bank.",
         "Maya got a job offer but isn't sure about it.",
-        "Maya got back from Lisbon last night.",
         "Maya got the kids back to school.",
         "Maya's friend's probation ended.",
         "Smoke-free restaurants are the best.",
@@ -2067,3 +2066,23 @@ def test_a_short_sentence_of_a_change_in_someones_life_is_kept(mem: Memory) -> N
     # Chat with nothing changed, or a word said to someone, stays out.
     for said in ("Lunch was good.", "Quit it."):
         assert not mem.add(said, user_id="maya", timestamp="2026-02-02").added, said
+
+
+def test_home_again_from_a_trip_ends_being_away() -> None:
+    assert _ends("Maya is back from Lisbon.", "Maya is on a work trip in Lisbon.")
+    assert _ends("Maya's wife got home from her trip.", "Maya's wife is traveling for work.")
+    assert _ends("Maya's son came home from deployment.", "Maya's son is deployed in Germany.")
+    # Another place, another person, an errand: nothing ends.
+    assert not _ends("Maya is back from Lisbon.", "Maya is on vacation in Rome.")
+    assert not _ends("Maya's son came home from deployment.", "Maya is deployed abroad.")
+    assert detect("Maya got back from the gym.", "Maya") is None
+    # Home from a place that is no trip, or a thing got back: a trip's ending only.
+    assert detect("Maya's daughter came home from college.", "Maya") is None
+    assert not _ends("Maya got back from Lisbon last night.", "Maya's license is suspended.")
+
+
+def test_a_project_or_process_done_ends_its_being_under_way() -> None:
+    assert _ends("Maya said: The bathroom renovation is finally done.",
+                 "Maya and family are in the middle of a bathroom renovation.")  # fmt: skip
+    assert _ends("Maya's divorce is final.", "Maya is going through a divorce.")
+    assert not _ends("Maya's divorce is final.", "Maya's sister is going through a divorce.")

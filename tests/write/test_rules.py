@@ -1112,9 +1112,7 @@ def test_she_or_he_after_a_comma_is_whom_the_sentence_opens_with() -> None:
 
 def test_a_job_said_as_held_now_is_the_occupation() -> None:
     assert conflicts("Maya is a charge nurse now.", "Maya works as a nurse.") == ["occupation"]
-    assert conflicts("Maya is now a paralegal.", "Maya works as a receptionist.") == [
-        "occupation"
-    ]
+    assert conflicts("Maya is now a paralegal.", "Maya works as a receptionist.") == ["occupation"]
     # A skill praised, a job word said of no time, another's job: no occupation replaced.
     for said in ("Maya is a good cook now.", "Maya is a teacher.", "Maya's son is a chef now."):
         assert "occupation" not in conflicts(said, "Maya works as a nurse."), said

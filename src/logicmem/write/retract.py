@@ -443,6 +443,7 @@ _CUES = re.compile(
     r"remission|decided|ended|expired|is over|was over|ran out|came to an end|wrapped up|lapsed|"
     r"landed|found|accepted|hired|caught up|quits|are over|are done|done with|cleared up|"
     r"went away|resolved|gone|over|discharged|trained|goal weight|target weight|pounds|lbs|again|"
+    r"final|complete|"
     r"kilos|kg|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
@@ -744,9 +745,12 @@ _OVER = re.compile(
     r"parole|lease|contract|sentence|suspension|restraining order|protective order|leave|"
     r"subscription|membership|warranty|visa|insurance|coverage|prescription|treatment|residency|"
     r"internship|fellowship|apprenticeship|deployment|assignment|sabbatical|furlough|quarantine|"
-    r"bed rest|lawsuit|bankruptcy|diet|cleanse|detox|whole\s?30|challenge))\s+"
+    r"bed rest|lawsuit|bankruptcy|diet|cleanse|detox|whole\s?30|challenge|remodel|renovation|"
+    r"reno|construction|divorce|custody battle|move))\s+"
     r"(?:(?:has|have|had|just|finally|officially)\s+)*"
-    r"(?P<cue>ended|expired|is over|was over|ran out|came to an end|wrapped up|lapsed)\b"
+    r"(?P<cue>ended|expired|is over|was over|ran out|came to an end|wrapped up|lapsed|"
+    r"(?:is|was)\s+(?:finally\s+|officially\s+|all\s+|completely\s+)?(?:done|finished|"
+    r"complete|completed|final|finalized))\b"
     # not "over the top", "over $2,000", "ended up"
     r"(?!\s+(?:the|a|an|my|our|her|his|their|it|there|here|budget|up|\$|\d))"
 )
@@ -1151,7 +1155,31 @@ def _avoided(fact: str, things: set[str]) -> bool:
 
 # A state of the subject's ended, said the way people say it: (pattern after the lead, cue,
 # content). A content of None is the pattern's group "what", cut as a phrase.
+# Home again from a trip or a posting: "I'm back from Italy", "came home from deployment".
+RETURNED = "back from"
+_AWAY_FROM_HOME = re.compile(
+    r"\b(?:on\s+(?:(?:a|an|the|our|my|his|her|their)\s+)?(?:[\w-]+\s+)?(?:vacation|trip|holiday|"
+    r"deployment|tour|cruise|honeymoon|retreat)|travell?ing|deployed|abroad|overseas)\b",
+    re.IGNORECASE,
+)
+# Words for being away that name no place: "back from vacation" ends any of them.
+_TRIP_WORDS = frozenset(
+    lemma(w)
+    for w in word_set(
+        "vacation trip holiday deployment tour cruise honeymoon travels travel abroad"
+    )
+)
 _STATE_ENDINGS: tuple[tuple[str, str, str | None], ...] = (
+    (
+        r"(?:(?:is|am|are|'s|'m|'re)\s+(?:finally\s+|now\s+|safely\s+)?(?:back|home)|"
+        r"(?:got|came|flew|made it)\s+(?:back|home)|returned)\s+from\s+"
+        # a place by its name, or a trip ("from Lisbon", "from deployment"), not "from college"
+        r"(?P<what>(?:(?:my|our|his|her|their|the|a)\s+)?(?:(?-i:[A-Z])[^,.;!?]*?|(?:[\w-]+\s+)?"
+        r"(?:vacation|trip|holiday|deployment|tour|cruise|honeymoon|retreat|travels)\b[^,.;!?]*?))"
+        r"(?=\s+(?:with|and|but|after|for|to|last|this|yesterday|today|tonight)\b|\s*[,.;!?]|\s*$)",
+        RETURNED,
+        None,
+    ),
     # "landed a job at a clinic", "got hired", "accepted the offer": not "a job interview",
     # not an offer only received
     (
@@ -2453,6 +2481,18 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
             and _whose(fact, subject) is None
             and _holds_now(fact, subject)
         )
+    if retraction.cue == RETURNED:
+        # Whose: a member the content names first ("husband deployment"), else the subject's.
+        words = list(wanted)
+        who = words.pop(0) if words and words[0] in _PEOPLE else None
+        place = {w for w in words if w not in _TRIP_WORDS}
+        have = set(content_lemmas(fact, subject))
+        return (
+            _whose(fact, subject) == who
+            and _AWAY_FROM_HOME.search(fact) is not None
+            and all(_kin_in(w, have) for w in place)
+            and _holds_now(fact, subject)
+        )
     if retraction.cue in (SOBER, BACK_AT_WORK, REMISSION, JOB_FOUND):
         # Whose: a member the content names ("brother alcohol"), else the subject's own.
         whose = set(wanted) - set(content_lemmas(retraction.content.split()[-1], subject))
@@ -3059,7 +3099,7 @@ _HAS_IT = re.compile(
 # no similarity floor (``retracted``); ``lexical_match`` reads each of them closely.
 _NO_FLOOR = frozenset((
     TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, OVER, GONE, SOBER, BACK_AT_WORK, REMISSION,
-    JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, CONCEIVED, GOAL_WEIGHT, TRAINED, WEANED,
+    JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, CONCEIVED, GOAL_WEIGHT, TRAINED, WEANED, RETURNED,
     "paid off", "paid back",
 ))  # fmt: skip
 
