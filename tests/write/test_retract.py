@@ -2086,3 +2086,13 @@ def test_a_project_or_process_done_ends_its_being_under_way() -> None:
                  "Maya and family are in the middle of a bathroom renovation.")  # fmt: skip
     assert _ends("Maya's divorce is final.", "Maya is going through a divorce.")
     assert not _ends("Maya's divorce is final.", "Maya's sister is going through a divorce.")
+
+
+def test_cleared_to_do_a_thing_again_ends_being_kept_from_it() -> None:
+    assert _ends("Maya's neurologist cleared Maya to drive again.", "Maya can't drive for now.")
+    assert _ends("Maya got cleared for running.", "Maya isn't allowed to run until March.")
+    assert _ends("Maya's mom was cleared to walk.", "Maya's mom is on bed rest.")
+    # Another person's restriction, another thing, a table cleared: nothing ends.
+    assert not _ends("Maya got cleared to drive again.", "Maya's dad can't drive.")
+    assert not _ends("Maya got cleared to drive again.", "Maya can't lift anything heavy.")
+    assert detect("Maya cleared the table after dinner.", "Maya") is None

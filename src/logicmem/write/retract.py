@@ -443,7 +443,7 @@ _CUES = re.compile(
     r"remission|decided|ended|expired|is over|was over|ran out|came to an end|wrapped up|lapsed|"
     r"landed|found|accepted|hired|caught up|quits|are over|are done|done with|cleared up|"
     r"went away|resolved|gone|over|discharged|trained|goal weight|target weight|pounds|lbs|again|"
-    r"final|complete|"
+    r"final|complete|cleared|"
     r"kilos|kg|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
@@ -564,6 +564,7 @@ def detect(text: str, subject: str) -> Retraction | None:
         or _weight_reached(text, subject)
         or _trained(text, subject)
         or _weaned(text, subject)
+        or _cleared(text, subject)
     )
 
 
@@ -621,6 +622,56 @@ def _weight_reached(text: str, subject: str) -> Retraction | None:
     if found is None:
         return None
     return Retraction("ending", GOAL_WEIGHT, "weight", whose=(found.group("m") or "").lower())
+
+
+# Cleared to do what one was kept from: "my doctor cleared me to drive again" ends "can't
+# drive after the seizure", "is grounded from driving"; cleared for activity ends bed rest.
+CLEARED = "cleared"
+_KEPT_FROM = re.compile(
+    r"\b(?:can't|cannot|can not|isn't allowed to|not allowed to|no|grounded from|banned from|"
+    r"restricted from|off|on\s+(?:bed rest|light duty|restrictions|modified duty)|"
+    r"(?:is|are|am|'s|'m|'re)\s+not\s+(?:supposed|allowed)\s+to)\b",
+    re.IGNORECASE,
+)
+_RESTING = frozenset(lemma(w) for w in word_set("walk activity exercise everything normal work"))
+
+
+def _cleared(text: str, subject: str) -> Retraction | None:
+    """The subject (or a member, group ``m``) cleared to do a thing again, by anyone."""
+    subj = _subject_pattern(subject)
+    found = re.search(
+        _doer_lead(subject) + r"(?:got\s+|been\s+|was\s+|were\s+)?cleared\s+(?:to|for)\s+"
+        r"(?P<what>[\w-]+(?:\s+[\w-]+)?)",
+        text,
+        re.IGNORECASE,
+    ) or re.search(
+        rf"\b(?:{_PRESCRIBER})\s+(?:(?:has|just|finally|officially)\s+)*cleared\s+{subj}\s+"
+        r"(?:to|for)\s+(?P<what>[\w-]+(?:\s+[\w-]+)?)",
+        text,
+        re.IGNORECASE,
+    )
+    if found is None:
+        return None
+    what = re.split(r"\s+(?:again|now|today|yesterday|last|this|and|but)\b", found.group("what"))[0]
+    if not content_lemmas(what, subject):
+        return None
+    member = (found.groupdict().get("m") or "").lower()
+    return Retraction("ending", CLEARED, what.strip(), whose=member)
+
+
+def _cleared_from(retraction: Retraction, fact: str, subject: str) -> bool:
+    """Whether ``fact`` keeps whom ``retraction`` names from what they were cleared for:
+    the thing itself kept from ("can't drive"), or, for walking or activity, bed rest."""
+    member = lemma(retraction.whose) if retraction.whose else None
+    if _whose(fact, subject) != member or not _holds_now(fact, subject):
+        return False
+    kept = _KEPT_FROM.search(fact)
+    if kept is None:
+        return False
+    wanted = set(content_lemmas(retraction.content, subject))
+    have = set(content_lemmas(fact, subject))
+    rested = "bed rest" in kept.group().lower() and bool(wanted & _RESTING)
+    return rested or all(_kin_in(w, have) for w in wanted)
 
 
 # A child weaned: "weaned him last month" ends "is still breastfeeding Maya's son".
@@ -2451,6 +2502,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
             retraction.cue == TRAINED and member in content_lemmas(fact, subject)
         )
         return theirs and aimed is not None and _holds_now(fact, subject)
+    if retraction.cue == CLEARED:
+        return _cleared_from(retraction, fact, subject)
     if retraction.cue == EVENT_DONE:  # whose: the speaker's own, or the member's it names
         member = lemma(retraction.whose) if retraction.whose else None
         return _whose(fact, subject) == member and _prepared_for(retraction, fact, subject)
@@ -3100,6 +3153,7 @@ _HAS_IT = re.compile(
 _NO_FLOOR = frozenset((
     TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, OVER, GONE, SOBER, BACK_AT_WORK, REMISSION,
     JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, CONCEIVED, GOAL_WEIGHT, TRAINED, WEANED, RETURNED,
+    CLEARED,
     "paid off", "paid back",
 ))  # fmt: skip
 
