@@ -2096,3 +2096,29 @@ def test_cleared_to_do_a_thing_again_ends_being_kept_from_it() -> None:
     assert not _ends("Maya got cleared to drive again.", "Maya's dad can't drive.")
     assert not _ends("Maya got cleared to drive again.", "Maya can't lift anything heavy.")
     assert detect("Maya cleared the table after dinner.", "Maya") is None
+
+
+def test_a_goal_worked_or_waited_for_reached_ends_the_pursuit() -> None:
+    assert _ends(
+        "Maya finally got Maya's teaching license!", "Maya is studying for a teaching license."
+    )
+    assert _ends(
+        "Maya received Maya's green card in May.", "Maya is waiting for Maya's green card."
+    )
+    assert _ends(
+        "Maya got Maya's liver transplant in June.",
+        "Maya is on the waitlist for a liver transplant.",
+    )
+    assert _ends("Maya's daughter got into Rutgers!", "Maya's daughter is applying to colleges.")
+    assert _ends("Maya sold the truck.", "Maya is trying to sell the truck.")
+    # Another's pursuit, another thing: nothing ends.
+    assert not _ends("Maya's daughter got into Rutgers!", "Maya is applying to grad schools.")
+    assert not _ends("Maya received Maya's green card.", "Maya is studying for a teaching license.")
+
+
+def test_a_foster_animal_adopted_ends_the_fostering() -> None:
+    fostering = "Maya and family are fostering a kitten named Pip."
+    assert _ends("Maya and family officially adopted Pip!", fostering)
+    assert _ends("Maya said: Pip got adopted by a couple in Reno.", fostering)
+    assert not _ends("Maya said: Pip got adopted by a couple in Reno.", "Maya has a cat named Pip.")
+    assert not _ends("Maya said: Max got adopted.", fostering)

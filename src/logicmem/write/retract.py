@@ -224,6 +224,11 @@ _NOT_A_WORKPLACE = r"(?:\d|(?:end|start|beginning|close|age|time|last|first)\b)"
 _CLAUSE_START = r"(?:^|[.;:!?,]\s*|\b(?:and|but|so|now)\s+)"
 # A fact of having a thing: what selling or giving it away ends.
 _OWNS = re.compile(r"\b(?:own|owns|have|has|keeps?|drives?|rides?)\b", re.IGNORECASE)
+# A thing being sold: what selling it ends.
+_FOR_SALE = re.compile(
+    r"\b(?:trying to sell|selling|listed|for sale|on the market|putting .{1,30} up for sale)\b",
+    re.IGNORECASE,
+)
 # Endings that hand a thing to someone.
 _HANDED = re.compile(r"\b(?:gave|given|give|sold|sell|re-?home)", re.IGNORECASE)
 # Coming off something taken, not off work or a phone call.
@@ -443,7 +448,7 @@ _CUES = re.compile(
     r"remission|decided|ended|expired|is over|was over|ran out|came to an end|wrapped up|lapsed|"
     r"landed|found|accepted|hired|caught up|quits|are over|are done|done with|cleared up|"
     r"went away|resolved|gone|over|discharged|trained|goal weight|target weight|pounds|lbs|again|"
-    r"final|complete|cleared|"
+    r"final|complete|cleared|admitted|received|earned|granted|"
     r"kilos|kg|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
@@ -565,6 +570,8 @@ def detect(text: str, subject: str) -> Retraction | None:
         or _trained(text, subject)
         or _weaned(text, subject)
         or _cleared(text, subject)
+        or _admitted(text, subject)
+        or _foster_ended(text, subject)
     )
 
 
@@ -672,6 +679,51 @@ def _cleared_from(retraction: Retraction, fact: str, subject: str) -> bool:
     have = set(content_lemmas(fact, subject))
     rested = "bed rest" in kept.group().lower() and bool(wanted & _RESTING)
     return rested or all(_kin_in(w, have) for w in wanted)
+
+
+# Admitted where one applied: "my son got into Michigan" ends "is applying to colleges",
+# "is waiting to hear back from colleges".
+ADMITTED = "got into"
+_APPLYING = re.compile(
+    r"\b(?:applying|waiting to hear(?:\s+back)?|hoping to get in|waiting on)\s+(?:to|from|for|at|"
+    r"into)\s+(?:(?:a|the|some|several|a few|[\w-]+)\s+)?(?:[\w-]+\s+)?(?:colleges?|schools?|"
+    r"universit(?:y|ies)|programs?|programmes?|grad schools?|med schools?|law schools?)\b",
+    re.IGNORECASE,
+)
+
+
+def _admitted(text: str, subject: str) -> Retraction | None:
+    """The subject (or a member, group ``m``) admitted to a school or a programme."""
+    found = re.search(
+        _doer_lead(subject) + r"(?:got|was|were|been|just got|finally got)\s+"
+        r"(?:(?:accepted|admitted)\s+(?:to|into|at)|into)\s+(?P<where>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*)*)",
+        text,
+    )
+    if found is None:
+        return None
+    member = (found.group("m") or "").lower()
+    return Retraction("ending", ADMITTED, found.group("where"), whose=member)
+
+
+# A foster animal adopted, by the household or by someone: "we adopted Biscuit", "Biscuit
+# got adopted". Either ends fostering it.
+FOSTER_ENDED = "adopted"
+
+
+def _foster_ended(text: str, subject: str) -> Retraction | None:
+    """A named animal adopted (``FOSTER_ENDED``), as its name."""
+    found = re.search(
+        rf"{_doer_lead(subject)}(?:officially\s+|finally\s+)?adopted\s+(?P<name>[A-Z][a-z]+)\b"
+        r"|(?:^|[.;:!?]\s*|\b(?:and|but|so)\s+|said:\s+)(?P<name2>[A-Z][a-z]+)\s+"
+        r"(?:(?:finally|just|officially)\s+)?(?:got|was|has been)\s+adopted\b",
+        text,
+    )
+    if found is None:
+        return None
+    name = found.group("name") or found.group("name2")
+    if fold(name) == fold(subject):
+        return None
+    return Retraction("ending", FOSTER_ENDED, name)
 
 
 # A child weaned: "weaned him last month" ends "is still breastfeeding Maya's son".
@@ -1616,6 +1668,17 @@ def _acquired(text: str, subject: str) -> Retraction | None:
         text,
         re.IGNORECASE,
     )
+    # A thing earned or received that one works or waits for: "got my nursing degree",
+    # "got my kidney transplant", "received my green card".
+    earned = found is None and re.search(
+        rf"{_CLAUSE_START}{subj}(?: and family)?\s+(?:(?:finally|just|officially)\s+)*"
+        r"(?P<verb>got|earned|received|finished|completed|was granted|were granted)\s+"
+        rf"(?:(?:a|an|the|my|our|{subj}'s)\s+)?(?:[\w'-]+\s+){{0,2}}?(?P<thing>{_EARNED})\b",
+        text,
+        re.IGNORECASE,
+    )
+    if earned:
+        return Retraction("ending", ACQUIRED, earned.group("thing"))
     if found is None or found.group("thing").lower() in _NOT_HAD:
         return None  # "got a raise, I make $95k now": what it says after is the news
     where = re.match(r"\s+(?:in|near|at|on)\b", text[found.end() :], re.IGNORECASE)
@@ -1624,13 +1687,22 @@ def _acquired(text: str, subject: str) -> Retraction | None:
     return Retraction("ending", ACQUIRED, found.group("thing"))
 
 
+# What one studies, works or waits for: a credential, a status, an operation.
+_EARNED = (
+    r"degree|diploma|license|licence|certification|certificate|citizenship|green card|"
+    r"visa|permit|transplant|surgery|residency|tenure|bachelor's|master's|phd|doctorate"
+)
 # Looking for a thing, now: "saving up for a car", "looking for an apartment", "house
-# hunting", "in the market for a new laptop".
+# hunting", "in the market for a new laptop"; or working or waiting for it: "studying for
+# my nursing degree", "on the waitlist for a kidney transplant".
 _SEEKING = (
     r"(?:saving(?:\s+up)?|looking|searching|shopping|hunting|in the market)\s+for\s+"
     r"(?:(?:a|an|the|my|our)\s+)?(?:(?:new|used|second-hand|first|good|bigger|smaller)\s+)?"
     r"{thing}s?{end}|\btrying to (?:find|buy|get) (?:a|an) (?:new\s+)?{thing}{end}|"
-    r"\b{thing}[ -](?:hunting|shopping)\b"
+    r"\b{thing}[ -](?:hunting|shopping)\b|"
+    r"\b(?:studying|working|waiting|applying|hoping|on the wait-?list|on a wait-?list|"
+    r"in line)\s+(?:for|toward|towards|on|to get)\s+(?:(?:a|an|the|my|our|[\w-]+'s)\s+)?"
+    r"(?:[\w'-]+\s+){{0,2}}?{thing}s?{end}"
 )
 # Where the thing looked for ends its phrase: not "a car" of "a car mechanic".
 _SOUGHT_END = (
@@ -2504,6 +2576,19 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return theirs and aimed is not None and _holds_now(fact, subject)
     if retraction.cue == CLEARED:
         return _cleared_from(retraction, fact, subject)
+    if retraction.cue == ADMITTED:
+        member = lemma(retraction.whose) if retraction.whose else None
+        return (
+            _whose(fact, subject) == member
+            and _APPLYING.search(fact) is not None
+            and _holds_now(fact, subject)
+        )
+    if retraction.cue == FOSTER_ENDED:
+        return bool(
+            re.search(r"\bfoster(?:ing|s|ed)?\b", fact, re.IGNORECASE)
+            and re.search(rf"\b{re.escape(retraction.content)}\b", fact)
+            and _holds_now(fact, subject)
+        )
     if retraction.cue == EVENT_DONE:  # whose: the speaker's own, or the member's it names
         member = lemma(retraction.whose) if retraction.whose else None
         return _whose(fact, subject) == member and _prepared_for(retraction, fact, subject)
@@ -3153,7 +3238,7 @@ _HAS_IT = re.compile(
 _NO_FLOOR = frozenset((
     TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, OVER, GONE, SOBER, BACK_AT_WORK, REMISSION,
     JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, CONCEIVED, GOAL_WEIGHT, TRAINED, WEANED, RETURNED,
-    CLEARED,
+    CLEARED, ADMITTED, FOSTER_ENDED,
     "paid off", "paid back",
 ))  # fmt: skip
 
@@ -3229,7 +3314,13 @@ def retracted(
     if retraction.kind == "ending" and _HANDED.search(retraction.cue):
         # A thing sold or given away is no longer owned: "sold the house" ends "own a
         # house in Oakland", however little else the two share.
-        owned = [m for m in lexical if _OWNS.search(said[m.id])]
+        # ... or up for sale: "sold the house" ends "trying to sell the house".
+        selling = re.search(r"\bsol[dl]", retraction.cue) is not None
+        owned = [
+            m
+            for m in lexical
+            if _OWNS.search(said[m.id]) or (selling and _FOR_SALE.search(said[m.id]))
+        ]
         if retraction.cue == "gave":  # a pet given to someone: "Mochi", never "Leo" the son
             return [
                 (m, float(s))
