@@ -2122,3 +2122,17 @@ def test_a_foster_animal_adopted_ends_the_fostering() -> None:
     assert _ends("Maya said: Pip got adopted by a couple in Reno.", fostering)
     assert not _ends("Maya said: Pip got adopted by a couple in Reno.", "Maya has a cat named Pip.")
     assert not _ends("Maya said: Max got adopted.", fostering)
+
+
+@pytest.mark.slow
+def test_a_body_weight_reached_replaces_the_weight_before(mem: Memory) -> None:
+    # "I'm down to 165 pounds" was read as no new value, and "weighs 180" stayed current.
+    weight = _said(mem, "I weigh 212 pounds.", "2026-01-05")
+    mem.add("I'm down to 198 pounds!", user_id="maya", timestamp="2026-03-01")
+    assert mem.get(weight.id, user_id="maya").status == "superseded"
+    # A weight aimed at, another's weight: they stay.
+    goal = _said(mem, "I'm trying to lose 15 pounds.", "2026-01-06")
+    his = _said(mem, "My husband weighs 190 pounds.", "2026-01-07")
+    mem.add("I'm down to 190 pounds!", user_id="maya", timestamp="2026-04-01")
+    assert mem.get(goal.id, user_id="maya").status == "active"
+    assert mem.get(his.id, user_id="maya").status == "active"

@@ -344,7 +344,11 @@ _DIED = r"passed away|passed on|died|was put down|was put to sleep|crossed the r
 _LOST = r"lost|put down|put to sleep|said goodbye to|had to say goodbye to|buried"
 # What says that a value holds from now on.
 _UPDATE = re.compile(
-    r"\b(?:now|actually|these days|anymore|as of (?:today|this week|this month))\b", re.IGNORECASE
+    r"\b(?:now|actually|these days|anymore|as of (?:today|this week|this month))\b"
+    # "is down to 165 pounds", "up to 3 sessions a week": a value reached
+    r"|\b(?:is|am|are|'m|'re|'s|got|went|cut|been)\s+(?:(?:finally|all the way)\s+)?(?:down|up)\s+"
+    r"to\s+(?=\$?\d)",
+    re.IGNORECASE,
 )
 # A turn that asks for something not to be kept ("don't want that saved").
 _KEEP_NOTHING = re.compile(
@@ -3160,7 +3164,12 @@ def updated(
     best = int(np.argmax(sims))
     # A dose of the medicine the fact names, in other words around it ("is weaning off
     # sertraline, down to 25" for "the doctor bumped Maya's sertraline to 100 mg").
-    floor = MIN_SIMILARITY if _same_thing(retraction.said, said[found[best].id], subject) else None
+    # Or a body weight, said either way ("is down to 165 pounds" for "weighs 180 pounds").
+    same = _same_thing(retraction.said, said[found[best].id], subject) or all(
+        _WEIGHT_SAID.search(t) and not _NOT_BODY_WEIGHT.search(t)
+        for t in (retraction.said, said[found[best].id])
+    )
+    floor = MIN_SIMILARITY if same else None
     if floor is None:
         # Or its class, when the subject's facts give one drug of it ("Maya's insulin is
         # now 24 units" for "Maya uses 20 units of Lantus"): the class named, its one drug
@@ -3172,6 +3181,17 @@ def updated(
     if sims[best] >= (floor if floor is not None else MIN_UPDATE_SIMILARITY):
         return [(found[best], float(sims[best]))]
     return []
+
+
+_WEIGHT_SAID = re.compile(
+    r"\b(?:weigh\w*|weight|(?:down|up)\s+to)\b[^.;!?]*?\b\d[\d,.]*\s*(?:pounds|lbs?|kg|kilos|"
+    r"kilograms|stone)\b",
+    re.IGNORECASE,
+)
+
+
+# A weight aimed at, lifted or carried: no body weight.
+_NOT_BODY_WEIGHT = re.compile(r"\b(?:goal|target|lose|losing|gain|gaining|lift|carry)\w*", re.I)
 
 
 def _same_thing(said: str, fact: str, subject: str) -> bool:
