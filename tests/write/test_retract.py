@@ -2136,3 +2136,14 @@ def test_a_body_weight_reached_replaces_the_weight_before(mem: Memory) -> None:
     mem.add("I'm down to 190 pounds!", user_id="maya", timestamp="2026-04-01")
     assert mem.get(goal.id, user_id="maya").status == "active"
     assert mem.get(his.id, user_id="maya").status == "active"
+
+
+def test_a_group_by_its_name_broken_up_ends_the_speakers_part_in_it() -> None:
+    said = "Maya said: The Night Owls split up."
+    assert _ends(said, "Maya sings in a choir called The Night Owls.")
+    assert _ends(said, "Maya's band The Night Owls plays on Fridays.")
+    # A fact that calls it no group, or a couple by their names: nothing ends.
+    assert not _ends(said, "Maya loves The Night Owls on the radio.")
+    assert detect("Maya said: Tom and Ana broke up.", "Maya") is None or not _ends(
+        "Maya said: Tom and Ana broke up.", "Maya's friend Ana plays on a soccer team."
+    )

@@ -879,6 +879,13 @@ _DISBANDED = re.compile(
 )
 
 
+GROUP_ENDED = "disbanded"
+_A_GROUP = re.compile(
+    r"\b(?:band|choir|club|team|league|group|troupe|quartet|trio|ensemble|crew|orchestra)s?\b",
+    re.IGNORECASE,
+)
+
+
 def _called_off(text: str, subject: str) -> Retraction | None:
     """A plan of the subject's called off, said of the plan: "the trip to Japan is off",
     "our wedding got cancelled"; or a group of theirs ended ("the band broke up"). Only
@@ -888,6 +895,16 @@ def _called_off(text: str, subject: str) -> Retraction | None:
     found = re.search(
         _CALLED_OFF.pattern.format(start=start, mine=mine), text, re.IGNORECASE
     ) or re.search(_DISBANDED.pattern.format(start=start, mine=mine), text, re.IGNORECASE)
+    # A group of the speaker's by its name: "The Owls broke up" (``GROUP_ENDED``).
+    named = re.search(
+        rf"{start}(?P<what>(?-i:The\s+[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*){{0,2}}))\s+"
+        r"(?:(?:has|have|had|just|finally|officially)\s+)*"
+        r"(?:broke up|split up|disbanded|folded|dissolved|called it quits)\b",
+        text,
+        re.IGNORECASE,
+    )
+    if found is None and named is not None:
+        return Retraction("ending", GROUP_ENDED, _cut(named.group("what")))
     over = re.search(_OVER.pattern.format(start=start, mine=mine), text, re.IGNORECASE)
     gone = re.search(_GONE.pattern.format(start=start, mine=mine), text, re.IGNORECASE)
     found = found or over or gone
@@ -2580,6 +2597,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return theirs and aimed is not None and _holds_now(fact, subject)
     if retraction.cue == CLEARED:
         return _cleared_from(retraction, fact, subject)
+    if retraction.cue == GROUP_ENDED and not _A_GROUP.search(fact):
+        return False  # a group by its name ends only a fact that calls it one
     if retraction.cue == ADMITTED:
         member = lemma(retraction.whose) if retraction.whose else None
         return (
@@ -2644,7 +2663,7 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return mine and away.search(fact) is not None and _holds_now(fact, subject)
     if retraction.cue == GONE and not _HAS_IT.search(fact):
         return False  # an illness had, not "loves snow" when "the snow is gone"
-    if retraction.cue in (CALLED_OFF, OVER, GONE) and not _holds_now(fact, subject):
+    if retraction.cue in (CALLED_OFF, OVER, GONE, GROUP_ENDED) and not _holds_now(fact, subject):
         return False  # a plan called off, not one carried out before ("had surgery in 2019")
     if retraction.cue == SWITCHED_TO:
         return _same_kind_of_drug(retraction, fact) and _current(fact, subject)
@@ -2712,6 +2731,7 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     if (
         not retraction.verbal
         and not tolerated
+        and retraction.cue != GROUP_ENDED  # a name, read whole
         and _modifier_only(fact, wanted[-1], set(wanted), subject)
     ):
         return False
@@ -3256,10 +3276,9 @@ _HAS_IT = re.compile(
 # Cues whose content is a bare word, far in meaning from the sentence of the fact it ends:
 # no similarity floor (``retracted``); ``lexical_match`` reads each of them closely.
 _NO_FLOOR = frozenset((
-    TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, OVER, GONE, SOBER, BACK_AT_WORK, REMISSION,
-    JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, CONCEIVED, GOAL_WEIGHT, TRAINED, WEANED, RETURNED,
-    CLEARED, ADMITTED, FOSTER_ENDED,
-    "paid off", "paid back",
+    TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, OVER, GONE, GROUP_ENDED, SOBER, BACK_AT_WORK,
+    REMISSION, JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, CONCEIVED, GOAL_WEIGHT, TRAINED,
+    WEANED, RETURNED, CLEARED, ADMITTED, FOSTER_ENDED, "paid off", "paid back",
 ))  # fmt: skip
 
 
