@@ -854,6 +854,13 @@ def test_a_lower_case_user_id_is_read_as_the_name_it_is() -> None:
         "attribute:carrier"
     ]
     assert name_cased("my parents moved to Ohio.") == "my parents moved to Ohio."
+    # A user id that starts with digits is a name too: it held no household or attribute.
+    assert conflicts("42maya's mom moved into assisted living.", "42maya's mom lives with "
+                     "42maya and family.") == ["household"]  # fmt: skip
+    assert conflicts("42maya's new email is b@new.com.", "42maya's email is b@old.com.") == [
+        "attribute:email"
+    ]
+    assert slots_of("Maya's son lives with 3 roommates.") == {}
     # After a word said first: "Oops, maya's ..." held no attribute.
     assert conflicts(
         "Oops, maya's blood type is actually B positive.", "maya's blood type is A positive."
