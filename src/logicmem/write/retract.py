@@ -632,7 +632,7 @@ def _weight_reached(text: str, subject: str) -> Retraction | None:
     found = re.search(_doer_lead(subject) + rf"(?:{_WEIGHT_REACHED})\b", text, re.IGNORECASE)
     if found is None:
         return None
-    return Retraction("ending", GOAL_WEIGHT, "weight", whose=(found.group("m") or "").lower())
+    return Retraction("ending", GOAL_WEIGHT, "weight", whose=_member(found))
 
 
 # Cleared to do what one was kept from: "my doctor cleared me to drive again" ends "can't
@@ -666,8 +666,7 @@ def _cleared(text: str, subject: str) -> Retraction | None:
     what = re.split(r"\s+(?:again|now|today|yesterday|last|this|and|but)\b", found.group("what"))[0]
     if not content_lemmas(what, subject):
         return None
-    member = (found.groupdict().get("m") or "").lower()
-    return Retraction("ending", CLEARED, what.strip(), whose=member)
+    return Retraction("ending", CLEARED, what.strip(), whose=_member(found))
 
 
 def _cleared_from(retraction: Retraction, fact: str, subject: str) -> bool:
@@ -705,8 +704,7 @@ def _admitted(text: str, subject: str) -> Retraction | None:
     )
     if found is None:
         return None
-    member = (found.group("m") or "").lower()
-    return Retraction("ending", ADMITTED, found.group("where"), whose=member)
+    return Retraction("ending", ADMITTED, found.group("where"), whose=_member(found))
 
 
 # A foster animal adopted, by the household or by someone: "we adopted Biscuit", "Biscuit
@@ -745,7 +743,12 @@ def _weaned(text: str, subject: str) -> Retraction | None:
     )
     if found is None:
         return None
-    return Retraction("ending", WEANED, "nursing", whose=(found.group("m") or "").lower())
+    return Retraction("ending", WEANED, "nursing", whose=_member(found))
+
+
+def _member(found: re.Match[str]) -> str:
+    """The household member a reading's group ``m`` names (``_doer_lead``), or ""."""
+    return (found.groupdict().get("m") or "").lower()
 
 
 # A child's training finished: "is fully potty trained now" ends "is potty training".
@@ -763,7 +766,11 @@ def _trained(text: str, subject: str) -> Retraction | None:
     if found is None or re.search(r"\b(?:almost|nearly|not|n't|mostly)\b", found.group()):
         return None
     kind = found.group("kind").lower()
-    return Retraction("ending", TRAINED, f"{kind} training", whose=(found.group("m") or "").lower())
+    return Retraction("ending", TRAINED, f"{kind} training", whose=_member(found))
+
+
+# What a goal reached ends, by its cue: a fact of aiming at it (``lexical_match``).
+_AIMED_AT = {GOAL_WEIGHT: _WEIGHT_AIMED, WEANED: _NURSING, ADMITTED: _APPLYING}
 
 
 def _event_done(text: str, subject: str) -> Retraction | None:
@@ -785,7 +792,7 @@ def _event_done(text: str, subject: str) -> Retraction | None:
         return None
     if words[-1] not in _EVENTS and not re.fullmatch(r"(?:the\s+)?[A-Z]{2,6}", content):
         return None  # no event one trains or studies for: "finished work early"
-    return Retraction("ending", EVENT_DONE, content, whose=(found.group("m") or "").lower())
+    return Retraction("ending", EVENT_DONE, content, whose=_member(found))
 
 
 def _does(retraction: Retraction, fact: str) -> bool:
@@ -1655,7 +1662,7 @@ def _conceived(text: str, subject: str) -> Retraction | None:
     )
     if found is None or _IN_PASSING.search(text[: found.start()]):
         return None
-    return Retraction("ending", CONCEIVED, "pregnant", whose=(found.group("m") or "").lower())
+    return Retraction("ending", CONCEIVED, "pregnant", whose=_member(found))
 
 
 def _trying_ended(fact: str, subject: str) -> bool:
@@ -2581,31 +2588,20 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     wanted = content_lemmas(retraction.content, subject)
     if retraction.cue == CONCEIVED:
         return _trying_ended(fact, subject)
-    if retraction.cue in (GOAL_WEIGHT, TRAINED, WEANED):  # the speaker's, or the member's
+    if retraction.cue in (GOAL_WEIGHT, TRAINED, WEANED, ADMITTED):  # the speaker's or a member's
         member = lemma(retraction.whose) if retraction.whose else None
-        aimed = (
-            _WEIGHT_AIMED.search(fact)
-            if retraction.cue == GOAL_WEIGHT
-            else _NURSING.search(fact)
-            if retraction.cue == WEANED
-            else re.search(rf"\b{retraction.content.split()[0]}[- ]?training\b", fact, re.I)
+        aimed = _AIMED_AT.get(retraction.cue) or re.compile(
+            rf"\b{retraction.content.split()[0]}[- ]?training\b", re.I
         )
         # A child trained is named as who is trained: "Maya is sleep training Maya's son".
         theirs = _whose(fact, subject) == member or (
             retraction.cue == TRAINED and member in content_lemmas(fact, subject)
         )
-        return theirs and aimed is not None and _holds_now(fact, subject)
+        return theirs and aimed.search(fact) is not None and _holds_now(fact, subject)
     if retraction.cue == CLEARED:
         return _cleared_from(retraction, fact, subject)
     if retraction.cue == GROUP_ENDED and not _A_GROUP.search(fact):
         return False  # a group by its name ends only a fact that calls it one
-    if retraction.cue == ADMITTED:
-        member = lemma(retraction.whose) if retraction.whose else None
-        return (
-            _whose(fact, subject) == member
-            and _APPLYING.search(fact) is not None
-            and _holds_now(fact, subject)
-        )
     if retraction.cue == FOSTER_ENDED:
         return bool(
             re.search(r"\bfoster(?:ing|s|ed)?\b", fact, re.IGNORECASE)
