@@ -2114,6 +2114,8 @@ def test_a_goal_worked_or_waited_for_reached_ends_the_pursuit() -> None:
     # Another's pursuit, another thing: nothing ends.
     assert not _ends("Maya's daughter got into Rutgers!", "Maya is applying to grad schools.")
     assert not _ends("Maya received Maya's green card.", "Maya is studying for a teaching license.")
+    assert not _ends("Maya got Maya's fishing license.", "Maya is studying for a teaching license.")
+    assert _ends("Maya got Maya's license!", "Maya is studying for a teaching license.")
 
 
 def test_a_foster_animal_adopted_ends_the_fostering() -> None:

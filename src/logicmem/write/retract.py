@@ -1701,12 +1701,12 @@ def _acquired(text: str, subject: str) -> Retraction | None:
     earned = found is None and re.search(
         rf"{_CLAUSE_START}{subj}(?: and family)?\s+(?:(?:finally|just|officially)\s+)*"
         r"(?P<verb>got|earned|received|finished|completed|was granted|were granted)\s+"
-        rf"(?:(?:a|an|the|my|our|{subj}'s)\s+)?(?:[\w'-]+\s+){{0,2}}?(?P<thing>{_EARNED})\b",
+        rf"(?:(?:a|an|the|my|our|{subj}'s)\s+)?(?P<what>(?:[\w'-]+\s+){{0,2}}?(?P<thing>{_EARNED}))\b",
         text,
         re.IGNORECASE,
     )
-    if earned:
-        return Retraction("ending", ACQUIRED, earned.group("thing"))
+    if earned:  # what kind, said: "a fishing license" is no "real estate license"
+        return Retraction("ending", ACQUIRED, earned.group("what"))
     if found is None or found.group("thing").lower() in _NOT_HAD:
         return None  # "got a raise, I make $95k now": what it says after is the news
     where = re.match(r"\s+(?:in|near|at|on)\b", text[found.end() :], re.IGNORECASE)
