@@ -2149,3 +2149,12 @@ def test_a_group_by_its_name_broken_up_ends_the_speakers_part_in_it() -> None:
     assert detect("Maya said: Tom and Ana broke up.", "Maya") is None or not _ends(
         "Maya said: Tom and Ana broke up.", "Maya's friend Ana plays on a soccer team."
     )
+
+
+@pytest.mark.slow
+def test_selling_one_of_two_things_owned_keeps_the_other(mem: Memory) -> None:
+    # "I own a sailboat and a canoe", then "I sold the sailboat", closed the memory whole.
+    both = _said(mem, "I own a kayak and a dinghy.", "2026-01-05")
+    mem.add("I sold the kayak.", user_id="maya", timestamp="2026-03-01")
+    assert mem.get(both.id, user_id="maya").status == "superseded"
+    assert "maya owns a dinghy." in {m.text.lower() for m in mem.get_all(user_id="maya")}
