@@ -601,6 +601,7 @@ _PREPARING = re.compile(
 )
 
 
+@lru_cache(maxsize=64)
 def _doer_lead(subject: str) -> str:
     """The opening of a clause whose doer is the subject (or the household) or a member of
     theirs, named or not (group ``m``: the member), then its auxiliaries."""

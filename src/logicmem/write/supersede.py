@@ -39,6 +39,8 @@ _ORDINAL_WORDS = (
     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
     "tenth", "eleventh", "twelfth",
 )  # fmt: skip
+# How a name starts: with a capital, or, a user id, with digits ("42maya").
+_NAME = r"(?:[A-Z]|\d+[A-Za-z_])"
 # Places and employers are proper names: "lives in a flat" fills no residence (the kind of
 # home is a slot of its own, "dwelling").
 _VALUE = r"(?P<v>[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*)"
@@ -109,7 +111,7 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         "household",
         re.compile(
             r"\b(?:lives|living|moved in|moving in|stays|staying)(?:\s+at\s+home)?\s+with\s+"
-            r"(?P<with>(?:[A-Z]|\d+[A-Za-z_])[\w'-]*(?: and family)?)(?![\w'-])"
+            rf"(?P<with>{_NAME}[\w'-]*(?: and family)?)(?![\w'-])"
             r"|\b(?:lives|living)\s+(?P<alone>alone|on (?:his|her|their) own|by (?:himself|"
             r"herself|themselves))\b"
             r"|\b(?:lives|living|moved|moving|is|was moved)\s+(?:in|into|to)\s+(?:a\s+|an\s+)?"
@@ -568,22 +570,20 @@ _ID_VALUE = (
     r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\(?\d[\d ().-]{5,}\d|"
     r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][\w'&-]*(?:\s+[A-Z][\w'&-]*)*)"
 )
-# A name by its capital, or a user id that starts with digits ("42maya").
-_OWNER = r"(?:^|[.;:!?,]\s+|\b(?:and|but|so)\s+)(?P<who>(?:[A-Z]|\d+[A-Za-z_])[\w-]*)"
+_OWNER = rf"(?:^|[.;:!?,]\s+|\b(?:and|but|so)\s+)(?P<who>{_NAME}[\w-]*)"
 _ATTRIBUTES: tuple[re.Pattern[str], ...] = (
     re.compile(
         _OWNER + r"'s\s+(?:(?:new|current|updated|actual)\s+)?(?P<attr>[a-z]+(?:[ -][a-z]+){0,2}?)"
         r"\s+(?:is|are)\s+(?:now\s+|actually\s+)?(?:(?:through|with)\s+)?" + _ID_VALUE
     ),
     re.compile(
-        _OWNER
-        + r"\s+(?:changed|updated|has a new|got a new)\s+(?:(?:[A-Z]|\d+[A-Za-z_])[\w-]*'s\s+)?"
+        _OWNER + rf"\s+(?:changed|updated|has a new|got a new)\s+(?:{_NAME}[\w-]*'s\s+)?"
         r"(?P<attr>[a-z]+(?:[ -][a-z]+)?)\s*(?:,\s*(?:it's|it is|the new one is)|\s+to|:|\s-)\s*"
         + _ID_VALUE
     ),
     # "New email: maya@example.com" as the memory keeps it ("Maya said: New email: ...").
     re.compile(
-        r"^(?P<who>(?:[A-Z]|\d+[A-Za-z_])[\w-]*) said:\s+(?:(?:[Mm]y|[Oo]ur)\s+)?[Nn]ew\s+"
+        rf"^(?P<who>{_NAME}[\w-]*) said:\s+(?:(?:[Mm]y|[Oo]ur)\s+)?[Nn]ew\s+"
         r"(?P<attr>[a-z]+(?:[ -][a-z]+)?)\s*(?::|-|is)\s*" + _ID_VALUE
     ),
     re.compile(
