@@ -26,6 +26,52 @@ ADDRESS_WORDS = (
     "grandpa",
     "granny",
 )
+# Relations that "he" or "she" stands for ("his" son, "her" mother); a word that says no sex
+# (friend, partner, coworker) may be either.
+HE_KIN = frozenset(
+    [
+        "son",
+        "husband",
+        "hubby",
+        "dad",
+        "father",
+        "brother",
+        "grandpa",
+        "grandfather",
+        "boyfriend",
+        "uncle",
+        "nephew",
+        "stepson",
+        "stepdad",
+        "stepfather",
+        "fiance",
+        "grandson",
+        "father-in-law",
+        "brother-in-law",
+    ]
+)
+SHE_KIN = frozenset(
+    [
+        "daughter",
+        "wife",
+        "mom",
+        "mother",
+        "mum",
+        "sister",
+        "grandma",
+        "grandmother",
+        "girlfriend",
+        "aunt",
+        "niece",
+        "stepdaughter",
+        "stepmom",
+        "stepmother",
+        "fiancee",
+        "granddaughter",
+        "mother-in-law",
+        "sister-in-law",
+    ]
+)
 # The household members whose standing facts bind the user's plans, by role, in the words
 # people use for them.
 MEMBER_WORDS = {

@@ -58,7 +58,7 @@ from logicmem.routes.rulemem.facts import ADVERBS, verbish
 from logicmem.routes.visible.kb import drug_classes, drug_kinds, drug_names, medicine_names
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form, word_set
 from logicmem.types import MemoryEntry
-from logicmem.write.person import MEMBER_WORDS, base_verb_s
+from logicmem.write.person import HE_KIN, MEMBER_WORDS, SHE_KIN, base_verb_s
 from logicmem.write.remainder import DOSE
 from logicmem.write.rules import (
     CAN_YOU,
@@ -2735,18 +2735,12 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     return retraction.kind == "forget" or valued or _current(fact, subject)
 
 
-# Whom "his" and "her" may stand for, of the people a fact names first (``_whose``); a
-# word that says no sex (friend, partner, coworker) may be either.
+# Whom "his" and "her" may stand for, of the people a fact names first (``_whose``), as
+# lemmas (``person.HE_KIN``, ``person.SHE_KIN``).
 _GENDERED = {
-    "his": frozenset(lemma(w) for w in word_set(
-        "son husband hubby dad father brother grandpa grandfather boyfriend uncle nephew "
-        "stepson stepdad stepfather fiance grandson father-in-law brother-in-law"
-    )),
-    "her": frozenset(lemma(w) for w in word_set(
-        "daughter wife mom mother mum sister grandma grandmother girlfriend aunt niece "
-        "stepdaughter stepmom stepmother fiancee granddaughter mother-in-law sister-in-law"
-    )),
-}  # fmt: skip
+    "his": frozenset(lemma(w) for w in HE_KIN),
+    "her": frozenset(lemma(w) for w in SHE_KIN),
+}
 _SEXED = _GENDERED["his"] | _GENDERED["her"]
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, word_set
 from logicmem.write.novelty import VALUE_KINDS, Token, stem, tokens
-from logicmem.write.person import MEMBER_WORDS
+from logicmem.write.person import HE_KIN, MEMBER_WORDS, SHE_KIN
 from logicmem.write.rules import (
     LONG_AGO_WORDS,
     MONTHS,
@@ -408,8 +408,6 @@ def _holder(text: str, at: int) -> str | None:
     return " ".join(words)
 
 
-_MALE = word_set("son husband hubby dad father brother grandpa grandfather boyfriend uncle nephew")
-_FEMALE = word_set("daughter wife mom mother mum sister grandma grandmother girlfriend aunt niece")
 # Who a sentence opens with: a name, or a relation of someone's with or without a name.
 _OPENS_WITH = re.compile(
     r"(?:[A-Z][\w-]*\s+said:\s+)?(?P<who>[A-Z][\w-]*'s\s+(?P<kin>[a-z-]+)(?:\s+[A-Z][a-z]+)?|"
@@ -431,7 +429,7 @@ def _antecedent(text: str, clause_at: int, she: bool) -> str | None:
     if re.search(r"\b[A-Z][a-z]+\b|'s\b|\b(?:he|she|him|her|they)\b", between):
         return None  # someone else named before the pronoun: whom it stands for is unsure
     kin = (found.group("kin") or "").lower()
-    if kin in (_MALE if she else _FEMALE):
+    if kin in (HE_KIN if she else SHE_KIN):
         return None
     return found.group("who")
 
