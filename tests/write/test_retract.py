@@ -2158,3 +2158,35 @@ def test_selling_one_of_two_things_owned_keeps_the_other(mem: Memory) -> None:
     mem.add("I sold the kayak.", user_id="maya", timestamp="2026-03-01")
     assert mem.get(both.id, user_id="maya").status == "superseded"
     assert "maya owns a dinghy." in {m.text.lower() for m in mem.get_all(user_id="maya")}
+
+
+def test_she_or_he_ending_is_whom_the_sentence_opens_with() -> None:
+    # "Theo saw the allergist and he outgrew his egg allergy" ended nothing: the ending's
+    # subject is a pronoun, which stands for whom its sentence (or the one before) opens
+    # with when no one else is named before it.
+    def content(said: str) -> str | None:
+        found = detect(said, "Maya")
+        return None if found is None else found.content
+
+    saw = "Maya said: Good news, Theo saw the allergist and he outgrew his egg allergy."
+    assert content(saw) == "Theo egg allergy"
+    assert content("Maya said: Theo had his skin test today. He outgrew his egg allergy!") == (
+        "Theo egg allergy"
+    )
+    assert content("Maya said: Theo's pediatrician said he outgrew his egg allergy.") == (
+        "Theo egg allergy"
+    )
+    assert content("Maya's daughter had her checkup and she's off the inhaler now.") == (
+        "daughter inhaler"
+    )
+    assert content("maya said: Theo had a rough week, but he quit vaping.") == "Theo vaping"
+    # Someone else named before the pronoun, or one it cannot be: nothing ends.
+    for said in (
+        "Maya said: Theo and Ava saw the allergist and she outgrew her egg allergy.",
+        "Maya said: Theo's sister visited and she quit smoking.",
+        "Maya said: Theo met his friend Ava and she stopped taking Zoloft.",
+        "Maya's son had his checkup and she's off the inhaler now.",
+        "Maya went to the allergist and she outgrew her egg allergy.",
+        "Maya's son saw the allergist and she said he outgrew his allergy.",
+    ):
+        assert detect(said, "Maya") is None, said

@@ -522,7 +522,13 @@ def detect(text: str, subject: str) -> Retraction | None:
     parting = _split_up(text, subject) or _called_off(text, subject)
     if parting is not None:
         return parting
-    leads = [(lead, ""), *_member_leads(text, subject), (unsaid, ""), *_name_leads(text, subject)]
+    leads = [
+        (lead, ""),
+        *_member_leads(text, subject),
+        (unsaid, ""),
+        *_name_leads(text, subject),
+        *_pronoun_leads(text, subject),
+    ]
     for whose, member in leads:
         ended = _ended(text, whose, subject)
         if ended is not None and not ended.content and not member:
@@ -1189,6 +1195,60 @@ def _name_leads(text: str, subject: str) -> list[tuple[str, str]]:
         if not _someone_else(name, subject):
             continue
         out.append((rf"{re.escape(found.group(0))}(?:\s+{_AUX})*\s*", name))
+    return out
+
+
+# Whom a later "she" or "he" of the same sentence may stand for: the person the sentence
+# opens with, after a lead-in ("Great news, "), named or a member of the speaker's
+# ("Lily ...", "Maya's son ..."), or whose doctor speaks of them ("Lily's allergist said").
+_LEAD_IN = r"(?:[\w-]+\s+said:\s+)?(?:(?:\w+\s+){0,2}?\w+,\s+)?"
+_SPOKE = r"\s+(?:said|says|thinks|confirmed|told\s+(?:us|me|[A-Z][a-z]+))(?:\s+that)?"
+
+
+def _pronoun_leads(text: str, subject: str) -> list[tuple[str, str]]:
+    """The clause openings "she" and "he" of someone the sentence opens with ("Lily saw
+    the allergist and she outgrew her milk allergy": Lily; "Maya's son had his food
+    challenge and he ..."), each with the member's word or the name, as ``_member_leads``
+    and ``_name_leads`` give them. None when the sentence names anyone else before the
+    pronoun (a name, a relation, another pronoun: whom it stands for is unsure), when the
+    opener is the speaker, or when the pronoun cannot be the member's ("he" of a daughter).
+    """
+    out = []
+    opener = re.compile(
+        rf"{_LEAD_IN}(?:(?i:{_mine(subject)})\s+(?P<m>(?i:{_KIN_WORDS}))(?:,?\s+[A-Z][a-z]+\b,?)?"
+        r"|(?P<n>[A-Z][a-z]+)\b)"
+        rf"(?P<doc>'s\s+(?:{_PRESCRIBER}|allergist|pediatrician|therapist|nurse){_SPOKE})?"
+    )
+    pronoun = rf"(?:{_CLAUSE_START}|\b(?:said|says|thinks|confirmed|that)\s+)(?P<p>she|he)\b(?!-)"
+    for found in re.finditer(pronoun, text, re.IGNORECASE):
+        start = max(text.rfind(mark, 0, found.start("p")) for mark in ".;!?")
+        sentence = text[start + 1 : found.start("p")].lstrip()
+        if not sentence and start > 0:
+            # The pronoun opens its sentence: whom the one before opens with ("Lily had
+            # her allergy test today. She outgrew ..."), if it names no one else.
+            before = max(text.rfind(mark, 0, start) for mark in ".;!?")
+            sentence = text[before + 1 : start].lstrip()
+        opens = opener.match(sentence)
+        if opens is None:
+            continue
+        between = sentence[opens.end() :]
+        if opens.group("doc"):
+            if between.strip(" ,"):
+                continue  # only what the doctor said of them: "Lily's allergist said she"
+        elif re.search(
+            rf"\b[A-Z][a-z]+\b|'s\b|\b(?i:he|she|they|him|them|we|us|{_KIN_WORDS})\b", between
+        ):
+            continue  # someone else named before the pronoun: whom it stands for is unsure
+        she = found.group("p").lower() == "she"
+        if re.search(r"\bhis\b" if she else r"\bher\b", between, re.IGNORECASE):
+            continue  # "Lily asked his dad and she ...": another's
+        member = (opens.group("m") or "").lower()
+        if member and (member in (HE_KIN if she else SHE_KIN)):
+            continue  # "my son ... she": not the son
+        who = member or _someone_else(opens.group("n"), subject)
+        if who:
+            lead = rf"{re.escape(found.group(0))}(?:'s|\s+{_AUX})*\s*"
+            out.append((lead, who))
     return out
 
 
