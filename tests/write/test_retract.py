@@ -2190,3 +2190,15 @@ def test_she_or_he_ending_is_whom_the_sentence_opens_with() -> None:
         "Maya's son saw the allergist and she said he outgrew his allergy.",
     ):
         assert detect(said, "Maya") is None, said
+
+
+def test_a_part_healed_ends_the_injury_told_as_it_happened() -> None:
+    # "Maya's ankle is fully healed" did not end "Maya sprained Maya's ankle playing
+    # soccer": an injury told by the event that caused it was read as a past event.
+    healed = "Maya's ankle is fully healed now."
+    assert _ends(healed, "Maya sprained Maya's ankle playing soccer.")
+    assert _ends(healed, "Maya twisted Maya's ankle yesterday.")
+    # Long ago, or another's: it stays.
+    assert not _ends(healed, "Maya broke Maya's ankle in 2015.")
+    assert not _ends(healed, "Maya broke Maya's ankle when Maya was ten.")
+    assert not _ends(healed, "Maya's son sprained his ankle.")

@@ -397,11 +397,13 @@ _FUNCTION = STOPWORDS | {
     *("last", "next", "since", "who", "whose", "one"),
 }
 _HAVE = frozenset(["has", "have", "had", "having", "'ve"])
-# Place and manner adverbs that may follow the thing itself ("runs a bakery downtown").
+# Place, manner and time adverbs that may follow the thing itself ("runs a bakery downtown").
 _ADVERBS = frozenset(
     ["downtown", "nearby", "abroad", "home", "away", "together", "alone", "online", "too",
      "well", "here", "there", "overseas", "upstate", "locally", "remotely", "part-time",
-     "full-time"]
+     "full-time",
+     # and when: "sprained Maya's ankle yesterday"
+     "yesterday", "today", "tonight", "tomorrow", "recently", "earlier"]
 )  # fmt: skip
 _BEGINNING = frozenset(
     lemma(w)
@@ -1011,7 +1013,8 @@ _HEALS = frozenset((
 ))  # fmt: skip
 _INJURED = re.compile(
     r"\b(?:broke|broken|fractur\w*|sprain\w*|torn|tore|tear|strain\w*|injur\w*|hurt|"
-    r"cast|brace|boot|sling|splint|stitches|wound|burn\w*|surgery|dislocat\w*|bruised)\b",
+    r"cast|brace|boot|sling|splint|stitches|wound|burn\w*|surgery|dislocat\w*|bruised|"
+    r"twist(?:ed)?|pulled|jammed)\b",
     re.IGNORECASE,
 )
 
@@ -2792,7 +2795,31 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         and _modifier_only(fact, wanted[-1], set(wanted), subject)
     ):
         return False
+    if retraction.cue == HEALED and _hurt_lately(fact, subject):
+        return True  # "Maya sprained Maya's ankle" is the injury "the ankle healed" ends
     return retraction.kind == "forget" or valued or _current(fact, subject)
+
+
+# How an injury is told as the event that caused it.
+_HURTING = frozenset(
+    lemma(w)
+    for w in ("broke", "fractured", "sprained", "strained", "tore", "twisted", "hurt",
+              "injured", "dislocated", "pulled", "burned", "bruised", "jammed")
+)  # fmt: skip
+
+
+def _hurt_lately(fact: str, subject: str) -> bool:
+    """Whether ``fact`` tells an injury by the event that caused it ("Maya sprained Maya's
+    ankle playing soccer", "broke his wrist skiing"), not long ago ("in 2015", "as a kid",
+    "when Maya was ten"): an injury that may still be healing."""
+    words = _words(predicate(fact, subject))
+    said = without_hints(fact)
+    return (
+        bool(words)
+        and lemma(words[0]) in _HURTING
+        and not _LONG_AGO.search(said)
+        and not re.search(r"\b(?:as a (?:kid|child|teen)|when\s+\w+\s+(?:was|were))\b", said, re.I)
+    )
 
 
 # Whom "his" and "her" may stand for, of the people a fact names first (``_whose``), as
