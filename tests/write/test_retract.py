@@ -2202,3 +2202,33 @@ def test_a_part_healed_ends_the_injury_told_as_it_happened() -> None:
     assert not _ends(healed, "Maya broke Maya's ankle in 2015.")
     assert not _ends(healed, "Maya broke Maya's ankle when Maya was ten.")
     assert not _ends(healed, "Maya's son sprained his ankle.")
+
+
+def test_someone_staying_went_home_ends_the_stay() -> None:
+    stay = "Maya's mom is staying with Maya and family for a month."
+    assert _ends("Maya's mom went back home yesterday.", stay)
+    assert _ends("Maya's mom flew back to Ohio.", stay)
+    assert _ends("Maya's sister flew home.", "Maya's sister is in town until Sunday.")
+    # A home that is the household's, a trip for a while, an errand: nothing ends.
+    assert not _ends("Maya's dad went back home after the game.", "Maya's dad lives with Maya.")
+    assert not _ends("Maya's son went home after the party.", "Maya's son loves visiting the zoo.")
+    for said in (
+        "Maya's mom went home for the weekend.",
+        "Maya's mom went back home to grab her charger and came right back.",
+        "Maya's mom went back to Target to return the lamp.",
+    ):
+        found = detect(said, "Maya")
+        assert found is None or not _ends(said, stay), said
+
+
+@pytest.mark.slow
+def test_a_stay_ended_closes_the_stay_of_whom_it_names(mem: Memory) -> None:
+    # "My son moved out" and "my mom went back home" closed nothing: the member's word
+    # alone is far in meaning from the fact of the stay.
+    son = _said(mem, "My son is living with us until he finds an apartment.", "2026-01-05")
+    mom = _said(mem, "My mom is staying with us for a month.", "2026-01-06")
+    mem.add("My son moved out last weekend.", user_id="maya", timestamp="2026-03-01")
+    assert mem.get(son.id, user_id="maya").status == "superseded"
+    assert mem.get(mom.id, user_id="maya").status == "active"
+    mem.add("My mom went back home yesterday.", user_id="maya", timestamp="2026-03-02")
+    assert mem.get(mom.id, user_id="maya").status == "superseded"

@@ -455,7 +455,7 @@ _CUES = re.compile(
     r"landed|found|accepted|hired|caught up|quits|are over|are done|done with|cleared up|"
     r"went away|resolved|gone|over|discharged|trained|goal weight|target weight|pounds|lbs|again|"
     r"final|complete|cleared|admitted|received|earned|granted|"
-    r"kilos|kg|"
+    r"kilos|kg|flew|headed|drove|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
 )
@@ -1449,6 +1449,26 @@ _STATE_ENDINGS: tuple[tuple[str, str, str | None], ...] = (
 )
 
 
+# A stay over: someone staying with the household, or visiting, went home. It ends only a
+# fact of their stay (``_STAYING``), so "Dad went back home" does not end "Dad lives with
+# Maya" (home is there).
+VISIT_ENDED = "went home"
+_WENT_HOME = (
+    r"(?:(?:went|flew|drove|headed|gone|got|took\s+the\s+(?:train|bus)|left\s+for)\s+"
+    r"(?:back\s+)?home\b|(?:flew|drove|headed)\s+back\s+to\s+(?-i:[A-Z][a-z]+)\b)"
+    # not for a while or to fetch a thing: "went home for the weekend", "to grab her meds"
+    r"(?!\s+to\s+\w|\s+for\s+(?!good\b))"
+    # nor back again: "went back home for her charger and came right back"
+    r"(?![^.;!?]*\b(?:came|come|be|is|was)\s+(?:right\s+)?back\b)"
+)
+_STAYING = re.compile(
+    r"\b(?:is|are|'s|'re)\s+(?:(?:still|currently|now)\s+)?(?:visiting\b|in town\b|here\b|"
+    r"staying\s+(?:with|at|here|over|in|for|until|through|nearby)\b|crashing\b|"
+    r"(?:temporarily\s+)?living with\b.*\b(?:until|for|while)\b)",
+    re.IGNORECASE,
+)
+
+
 def _state_ended(text: str, lead: str, subject: str) -> Retraction | None:
     """A state of the subject's that ``text`` says has ended (``_STATE_ENDINGS``)."""
     for pattern, cue, fixed in _STATE_ENDINGS:
@@ -1526,6 +1546,10 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
         # Someone who lived with the household moved out ("Dana found an apartment and
         # moved out"): whom, the caller's lead names (``ended_slot``: the household).
         return Retraction("ending", "moved out", "")
+    if re.search(lead + _WENT_HOME, text, flags):
+        # Someone staying with the household went home ("Mom flew back to Ohio"): whom,
+        # the caller's lead names.
+        return Retraction("ending", VISIT_ENDED, "")
     # After the endings: "outgrew the strawberry allergy, I can eat them now" is the first.
     found = re.search(lead + _TOLERATED, text, flags)
     if found is not None:
@@ -2677,6 +2701,8 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return _whose(fact, subject) == member and _prepared_for(retraction, fact, subject)
     if not retraction.anyone and _not_theirs(wanted, fact, subject, retraction.shared):
         return False
+    if retraction.cue == VISIT_ENDED:
+        return _STAYING.search(fact) is not None and _holds_now(fact, subject)
     if retraction.cue == "dropped" and not _does(retraction, fact):
         return False  # what was dropped is an activity the fact does
     if retraction.cue == TOLERATES and not _AVOIDS.search(fact):
@@ -3356,7 +3382,8 @@ _HAS_IT = re.compile(
 _NO_FLOOR = frozenset((
     TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, OVER, GONE, GROUP_ENDED, SOBER, BACK_AT_WORK,
     REMISSION, JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, CONCEIVED, GOAL_WEIGHT, TRAINED,
-    WEANED, RETURNED, CLEARED, ADMITTED, FOSTER_ENDED, "paid off", "paid back",
+    WEANED, RETURNED, CLEARED, ADMITTED, FOSTER_ENDED, VISIT_ENDED, "moved out", "paid off",
+    "paid back",
 ))  # fmt: skip
 
 
