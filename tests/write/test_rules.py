@@ -1123,3 +1123,22 @@ def test_a_job_said_as_held_now_is_the_occupation() -> None:
     # A skill praised, a job word said of no time, another's job: no occupation replaced.
     for said in ("Maya is a good cook now.", "Maya is a teacher.", "Maya's son is a chef now."):
         assert "occupation" not in conflicts(said, "Maya works as a nurse."), said
+
+
+def test_she_or_he_after_and_is_whom_the_sentence_opens_with() -> None:
+    # "Priya got an offer and she moved to Ohio" held no residence of Priya's: only a
+    # pronoun after a comma was read for whom it stands for.
+    said = "Maya said: Noor got a job offer and she moved to Denver."
+    assert held_slots(said)["residence"] == ("noor", "denver")
+    assert conflicts(said, "Maya's sister Noor lives in Tucson.") == ["residence"]
+    # Someone else named before the pronoun: no holder.
+    assert held_slots("Maya said: Noor met Sam and she moved to Denver.")["residence"][0] is None
+
+
+def test_eating_meat_again_said_with_a_contraction_is_the_diet() -> None:
+    # "She's eating meat again" was no diet; "she is eating meat again" was.
+    assert held_slots("Maya said: Noor went to a cookout and she's eating meat again.") == {
+        "diet": ("noor", "eats meat")
+    }
+    assert held_slots("Maya's eating chicken again.") == {"diet": ("maya", "eats meat")}
+    assert held_slots("Maya said: Noor's not eating meat.") == {}

@@ -321,10 +321,12 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"\b(?:is|became|went|turned)\s+(?:a\s+)?(?P<v>vegan|vegetarian|pescatarian)"
             # Eating meat, said as what holds now: not "ate meat at the wedding".
             r"|(?<!n't )(?<!not )(?<!never )(?<!rarely )(?<!hardly )(?<!to )"
-            r"\b(?:eats|eat|(?:is|are|am|started|back to|went back to)\s+eating)\s+"
+            r"(?:\b(?:eats|eat|(?:is|are|am|started|back to|went back to)\s+eating)|"
+            r"(?:'s|'re|'m)\s+eating)\s+"
             r"(?P<meat>meat)\b(?!\s+(?:substitutes?|alternatives?|free))"
             # A kind of meat or fish had again: "started eating chicken again".
-            r"|(?<!n't )(?<!not )(?<!never )\b(?:started|back to|went back to|is|am|are)\s+"
+            r"|(?<!n't )(?<!not )(?<!never )"
+            r"(?:\b(?:started|back to|went back to|is|am|are)|'s|'re|'m)\s+"
             r"eating\s+(?:(?P<meat2>chicken|beef|pork|turkey|bacon|lamb)|(?P<fish>fish|seafood))"
             r"\s+again\b"
             # No meat, said as a way of eating: not "doesn't eat meat on Fridays".
@@ -403,6 +405,14 @@ def _holder(text: str, at: int) -> str | None:
         return said[0] if said else ""
     if len(words) == 1 and re.fullmatch(r"(?i:he|she)(?:'s)?", words[0]):
         return _antecedent(text, at - len(clause), words[0].lower().startswith("s"))
+    if (
+        len(words) > 2
+        and words[-2].lower() in ("and", "so")
+        and re.fullmatch(r"(?i:he|she)(?:'s)?", words[-1])
+    ):
+        # A second clause of the same sentence: "Priya got an offer and she moved to Ohio".
+        pronoun = text.rfind(words[-1], 0, at)
+        return _antecedent(text, pronoun, words[-1].lower().startswith("s"))
     if any(re.sub(r"'(?:s|re|d|ll)$", "", w.lower()) in _PRONOUNS for w in words):
         return None  # "they", "his sister"
     return " ".join(words)
