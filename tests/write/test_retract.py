@@ -2232,3 +2232,22 @@ def test_a_stay_ended_closes_the_stay_of_whom_it_names(mem: Memory) -> None:
     assert mem.get(mom.id, user_id="maya").status == "active"
     mem.add("My mom went back home yesterday.", user_id="maya", timestamp="2026-03-02")
     assert mem.get(mom.id, user_id="maya").status == "superseded"
+
+
+def test_out_of_a_place_of_care_said_as_where_they_are_now_ends_the_stay() -> None:
+    stay = "Maya's dad is in the hospital with a broken hip."
+    assert _ends("Maya's dad is out of the hospital.", stay)
+    assert _ends("Maya's dad came home from the hospital yesterday.", stay)
+    assert _ends("Maya's brother was released from jail.", "Maya's brother is in jail.")
+    # Out of something else, or another's stay: nothing ends.
+    assert detect("Maya's son got out of the car.", "Maya") is None
+    assert not _ends("Maya's mom is out of the hospital.", stay)
+
+
+@pytest.mark.slow
+def test_a_short_sentence_of_coming_home_is_kept_and_ends_the_stay(mem: Memory) -> None:
+    # "Grandpa is out of the hospital." was too short to be kept, and the stay stayed.
+    stay = _said(mem, "My grandpa is in the hospital with pneumonia.", "2026-01-05")
+    mem.add("Grandpa is out of the hospital.", user_id="maya", timestamp="2026-01-20")
+    assert mem.get(stay.id, user_id="maya").status == "superseded"
+    assert mem.add("Grandma flew home.", user_id="maya", timestamp="2026-01-21").added

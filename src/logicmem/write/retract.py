@@ -178,6 +178,9 @@ _ENDING = (
     # discharged from the hospital" (not "got out of the car", nor "discharged a debt").
     rf"got out of(?=\s+(?:the\s+)?(?:{_SERVICE}|{_KEPT_IN})\b)|"
     r"(?:(?:honorably|medically)\s+)?discharged from|"
+    # ... or said as where they are now: "is out of the hospital", "came home from rehab".
+    rf"(?:out of|released from|(?:came\s+|got\s+|back\s+)?home\s+from)"
+    rf"(?=\s+(?:the\s+)?(?:{_KEPT_IN})\b)|"
     # A group left: "left the choir", "left my book club", "left the Navy".
     r"left(?=\s+(?:the|my|our)\s+(?:[\w'-]+\s+){0,2}?(?:choir|band|club|team|league|group|"
     rf"troupe|orchestra|ensemble|crew|congregation|union|committee|board|{_SERVICE})"
@@ -455,7 +458,7 @@ _CUES = re.compile(
     r"landed|found|accepted|hired|caught up|quits|are over|are done|done with|cleared up|"
     r"went away|resolved|gone|over|discharged|trained|goal weight|target weight|pounds|lbs|again|"
     r"final|complete|cleared|admitted|received|earned|granted|"
-    r"kilos|kg|flew|headed|drove|"
+    r"kilos|kg|flew|headed|drove|out of|released|home from|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
 )

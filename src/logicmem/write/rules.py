@@ -668,7 +668,11 @@ _ENDED = re.compile(
     r"remarried|relapsed|got (?:promoted|hired|sober|sick|hurt|injured|pregnant|"
     r"deployed|discharged|released|adopted)|(?:is|was|got) (?:pregnant|diagnosed|hospitali[sz]ed)|"
     r"(?:was|were|got|is|are|has been|have been) (?:postponed|cancell?ed|called off|"
-    r"rescheduled|moved))\b",
+    r"rescheduled|moved)|"
+    # out of a place of care, or home from a stay: "Mom is out of the hospital.", "Gran
+    # flew home."
+    r"(?:is|are|got|came|was released) (?:out of|home from|from) (?:the )?(?:hospital|icu|"
+    r"rehab|jail|prison)|(?:went|flew|headed) (?:back )?home)\b",
     re.IGNORECASE,
 )
 
