@@ -2216,6 +2216,8 @@ def test_someone_staying_went_home_ends_the_stay() -> None:
         "Maya's mom went home for the weekend.",
         "Maya's mom went back home to grab her charger and came right back.",
         "Maya's mom went back to Target to return the lamp.",
+        "Maya's mom went home sick.",
+        "Maya's mom went home early from work.",
     ):
         found = detect(said, "Maya")
         assert found is None or not _ends(said, stay), said

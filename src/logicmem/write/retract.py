@@ -1459,8 +1459,10 @@ VISIT_ENDED = "went home"
 _WENT_HOME = (
     r"(?:(?:went|flew|drove|headed|gone|got|took\s+the\s+(?:train|bus)|left\s+for)\s+"
     r"(?:back\s+)?home\b|(?:flew|drove|headed)\s+back\s+to\s+(?-i:[A-Z][a-z]+)\b)"
-    # not for a while or to fetch a thing: "went home for the weekend", "to grab her meds"
-    r"(?!\s+to\s+\w|\s+for\s+(?!good\b))"
+    # not for a while or to fetch a thing: "went home for the weekend", "to grab her meds";
+    # nor a day's place left: "went home sick", "flew home from the conference" is a trip's
+    r"(?!\s+to\s+\w|\s+for\s+(?!good\b)|\s+sick\b|\s+(?:early\s+)?from\s+(?:work|school|"
+    r"the\s+office|class|practice|daycare|camp)\b)"
     # nor back again: "went back home for her charger and came right back"
     r"(?![^.;!?]*\b(?:came|come|be|is|was)\s+(?:right\s+)?back\b)"
 )
