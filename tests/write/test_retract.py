@@ -2253,3 +2253,17 @@ def test_a_short_sentence_of_coming_home_is_kept_and_ends_the_stay(mem: Memory) 
     mem.add("Grandpa is out of the hospital.", user_id="maya", timestamp="2026-01-20")
     assert mem.get(stay.id, user_id="maya").status == "superseded"
     assert mem.add("Grandma flew home.", user_id="maya", timestamp="2026-01-21").added
+
+
+def test_a_baby_shower_is_no_birth_and_someone_named_gave_birth() -> None:
+    # "My sister had the baby shower" was read as the sister's birth, and closed her
+    # pregnancy; "Jess had the baby!" ended nothing of Jess's.
+    assert detect("Maya's sister had the baby shower yesterday.", "Maya") is None
+    assert detect("Maya said: Jess had the baby shower.", "Maya") is None
+    named = "Maya said: Jess had the baby!"
+    assert _ends(named, "Maya's friend Jess is pregnant.")
+    assert _ends("Maya said: Jess gave birth to twins.", "Maya's friend Jess is due in May.")
+    # Another's pregnancy, or one that names Jess only beside it: it stays.
+    assert not _ends(named, "Maya's sister is pregnant.")
+    assert not _ends(named, "Maya is pregnant.")
+    assert not _ends(named, "Maya's sister Jess's friend is pregnant.")

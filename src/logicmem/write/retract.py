@@ -2170,8 +2170,11 @@ def _birth(text: str, subject: str) -> Retraction | None:
     speaker = _speaker(subject)
     child = r"(?:baby|babies|son|daughter|twins|little one|boy|girl)"
     adverbs = r"(?i:(?:just|finally|officially|safely)\s+)*"
+    # The child itself, not a thing for it: "had the baby shower" is no birth.
+    things = r"(?!\s+(?:shower|sprinkle|monitor|gate|seat|food|clothes|stuff|room|registry)\b)"
     gave = (
-        r"(?:gave birth|had (?:the|a|our|her|his|their) (?:baby|babies|twins|boy|girl)|delivered)"
+        r"(?:gave birth|had (?:the|a|our|her|his|their) (?:baby|babies|twins|boy|girl)"
+        rf"{things}|delivered)"
     )
     lost = _lost_pregnancy(text, subject)
     if lost is not None:
@@ -2182,6 +2185,14 @@ def _birth(text: str, subject: str) -> Retraction | None:
     )
     if member is not None:
         return Retraction("birth", "gave birth", member.group("m").lower())
+    # Someone named: "Jess had the baby!", "Noor gave birth to twins".
+    named = re.search(
+        rf"{_CLAUSE_START}(?P<n>[A-Z][a-z]+)\s+{adverbs}(?:gave birth|had (?:the|a|her|their) "
+        rf"(?:baby|babies|twins|boy|girl))\b{things}",
+        text,
+    )
+    if named is not None and _someone_else(named.group("n"), subject):
+        return Retraction("birth", "gave birth", named.group("n"))
     whose = rf"\b(?i:the|our|{mine})\s+(?:(?:new|little)\s+)?"
     found = (
         re.search(
@@ -2244,9 +2255,15 @@ def _lost_pregnancy(text: str, subject: str) -> Retraction | None:
 def birth_match(retraction: Retraction, fact: str, subject: str) -> bool:
     """Whether ``fact`` is a current pregnancy that the birth ends: of the member who gave
     birth, or, for the household's birth, the speaker's own or their partner's."""
+    pregnant = r"\b(?:pregnan\w*|expecting|due (?:in|on))\b"
+    if retraction.content[:1].isupper():  # someone named: the pregnancy said of them
+        name = re.escape(retraction.content)
+        return _current(fact, subject) and bool(
+            re.search(rf"\b{name}\b(?!'s)[^,.;!?]*?{pregnant}", fact, re.IGNORECASE)
+        )
     if not _about(fact, subject) or not _current(fact, subject):
         return False
-    if not re.search(r"\b(?:pregnan\w*|expecting|due (?:in|on))\b", fact, re.IGNORECASE):
+    if not re.search(pregnant, fact, re.IGNORECASE):
         return False
     whose = _whose(fact, subject)
     if retraction.content:
