@@ -2267,3 +2267,11 @@ def test_a_baby_shower_is_no_birth_and_someone_named_gave_birth() -> None:
     assert not _ends(named, "Maya's sister is pregnant.")
     assert not _ends(named, "Maya is pregnant.")
     assert not _ends(named, "Maya's sister Jess's friend is pregnant.")
+
+
+def test_a_member_and_someone_named_parted_ends_their_relationship() -> None:
+    dating = "Maya's brother is dating a girl named Kim."
+    assert _ends("Maya's brother and Kim broke up.", dating)
+    assert _ends("Maya said: Kim and Maya's brother split up.", dating)
+    assert not _ends("Maya's brother and Kim broke up.", "Maya's son is dating a girl named Kim.")
+    assert detect("Maya's brother and Kim broke up the fight.", "Maya") is None

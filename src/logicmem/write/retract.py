@@ -524,7 +524,9 @@ def detect(text: str, subject: str) -> Retraction | None:
         return death
     # In chat the speaker goes unsaid: "Stopped coffee, it wrecks my sleep."
     unsaid = r"(?:^|[.;:!?]\s+)(?:(?:so|well|finally|officially)[,\s]+)?"
-    parting = _split_up(text, subject) or _called_off(text, subject)
+    parting = (
+        _split_up(text, subject) or _member_split_up(text, subject) or _called_off(text, subject)
+    )
     if parting is not None:
         return parting
     leads = [
@@ -958,6 +960,25 @@ def _split_up(text: str, subject: str) -> Retraction | None:
     if name is None or fold(name) == fold(subject):
         return None
     return Retraction("ending", PARTED, name)
+
+
+def _member_split_up(text: str, subject: str) -> Retraction | None:
+    """A household member and someone named, parted ("Maya's brother and Kim broke up",
+    "Kim and Maya's son split up"): the ending of the member's relationship with them, as
+    "Maya's brother broke up with Kim" says it."""
+    member = rf"(?i:{_mine(subject)})\s+(?P<m{{0}}>(?i:{_KIN_WORDS}))(?:,?\s+[A-Z][a-z]+,?)?"
+    found = re.search(
+        rf"{_CLAUSE_START}(?:{member.format(1)}\s+and\s+(?P<n1>[A-Z][a-z]+)|"
+        rf"(?P<n2>[A-Z][a-z]+)\s+and\s+{member.format(2)})\s+{_PARTED}",
+        text,
+    )
+    if found is None:
+        return None
+    name = _someone_else(found.group("n1") or found.group("n2"), subject)
+    if not name:
+        return None
+    member = (found.group("m1") or found.group("m2")).lower()
+    return Retraction("ending", PARTED, f"{member} {name}")
 
 
 def parted(retraction: Retraction | None, fact: str, subject: str) -> str:
