@@ -2275,3 +2275,13 @@ def test_a_member_and_someone_named_parted_ends_their_relationship() -> None:
     assert _ends("Maya said: Kim and Maya's brother split up.", dating)
     assert not _ends("Maya's brother and Kim broke up.", "Maya's son is dating a girl named Kim.")
     assert detect("Maya's brother and Kim broke up the fight.", "Maya") is None
+
+
+def test_moved_on_from_one_thing_to_the_next_ends_the_first() -> None:
+    # "My son moved from his crib to a big-kid bed" left "sleeps in a crib" current.
+    assert _ends("Maya's son moved from his crib to a big-kid bed.", "Maya's son sleeps in a crib.")
+    assert _ends("Maya's dad graduated from a walker to a cane.", "Maya's dad uses a walker.")
+    assert _ends("Maya moved from sales to marketing.", "Maya works in sales at Acme.")
+    # A place is the residence slot's, not an ending of what names it.
+    assert detect("Maya moved from the Bronx to Queens.", "Maya") is None
+    assert detect("Maya moved from Denver to Austin.", "Maya") is None

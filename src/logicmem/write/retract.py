@@ -155,7 +155,8 @@ _ENDING = (
     r"got over|gotten over|outgrew|outgrown|grew out of|came off|come off|weaned off|"
     r"tapered off|broke up with|broken up with|split up with|divorced|retired from|"
     r"resigned from|stepped down from|stepped down as|resigned as|dropped out of|withdrew from|"
-    r"graduated from|"
+    # not from one thing to the next ("graduated from a walker to a cane": ``_switched``)
+    r"graduated from(?![^,.;!?]+?\s+to\s+(?:a|an|the)\s)|"
     r"gave away|given away|rehomed|re-homed|got rid of|gotten rid of|ditched|cancell?ed|"
     # A pet, named, given to someone for good: "gave Mochi to my sister" (not "gave Mochi a
     # bath", nor to a vet, nor to mind it for a while).
@@ -245,6 +246,12 @@ _NOT_TAKEN = re.compile(
 # losartan"); not "moved" or "went" ("went from the airport to the hotel").
 _SWITCH = r"switched|changed|transitioned|converted"
 _SWAP = r"swapped|replaced|traded"
+# Moved on from one thing to the next ("moved from a crib to a big-kid bed", "graduated
+# from a walker to a cane"); not from a place, which the residence slot reads.
+_MOVED_ON = (
+    r"(?:moved|graduated|upgraded)"
+    r"(?=\s+from\s+(?!(?:the|a|an|his|her|my|their)\s+(?-i:[A-Z]))(?-i:[a-z]))"
+)
 _NEGATION = r"no longer|not|never|n't"
 _PLAIN_NEGATION_END = r"any\s?more|after all"
 # Who prescribes, and may stop a drug or find a condition absent.
@@ -1722,8 +1729,8 @@ def _switched(text: str, subject: str) -> Retraction | None:
     flags = re.IGNORECASE
     found = (
         re.search(
-            rf"{_CLAUSE_START}(?:{who}|{kin})\s+(?:{_AUX}\s+)*(?P<cue>{_SWITCH})\s+(?:over\s+)?from\s+"
-            r"(?P<rest>.+?)\s+(?:to|onto)\s+\w",
+            rf"{_CLAUSE_START}(?:{who}|{kin})\s+(?:{_AUX}\s+)*(?P<cue>{_SWITCH}|{_MOVED_ON})\s+"
+            r"(?:over\s+)?from\s+(?P<rest>.+?)\s+(?:to|onto)\s+\w",
             text,
             flags,
         )
