@@ -1142,3 +1142,13 @@ def test_eating_meat_again_said_with_a_contraction_is_the_diet() -> None:
     }
     assert held_slots("Maya's eating chicken again.") == {"diet": ("maya", "eats meat")}
     assert held_slots("Maya said: Noor's not eating meat.") == {}
+
+
+def test_the_way_to_school_is_a_slot_of_its_own() -> None:
+    # "Theo drives to school now" left "takes the bus to school" current.
+    said = "Maya said: Theo got his license, he drives to school now."
+    assert conflicts(said, "Maya's son Theo takes the bus to school.") == ["school_commute"]
+    # The way to work is another slot; driving someone is no way of one's own.
+    assert conflicts("Maya drives to work now.", "Maya's son Theo takes the bus to school.") == []
+    assert held_slots("Maya drives Theo to school.") == {}
+    assert held_slots("Maya's son walks to school on nice days.") == {}

@@ -80,6 +80,14 @@ _NOT_NOW = (
     r"some days|when|if|on (?:\w+ )?days|for long|for longer|outside|at night|anymore|"
     r"any more|once)\b)"
 )
+# How someone gets to work or to school: by bike, car, on foot, in a carpool, or by transit.
+_GETS_THERE = (
+    r"\b(?:(?P<bike>bikes?|biking|cycles?|cycling|"
+    r"rides?\s+(?:my|his|her|their|a|[\w-]+'s)\s+bike)|(?P<car>drives?|driving)|"
+    r"(?P<walk>walks?|walking)|(?P<carpool>carpools?|carpooling)|"
+    r"(?:takes?|taking|rides?|riding)\s+the\s+(?P<transit>bus|train|subway|metro|tube|"
+    r"tram|ferry|light rail))"
+)
 _AIDS = {"rollator": "walker", "walking stick": "cane"}
 _SIGHT = {"contact lenses": "contacts", "spectacles": "glasses"}
 _SCHOOL_KIND = (
@@ -263,13 +271,15 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         # nor a way kept for some days ("walks to work when it's sunny").
         "commute",
         re.compile(
-            _NOT_NOW + r"\b(?:(?P<bike>bikes?|biking|cycles?|cycling|"
-            r"rides?\s+(?:my|his|her|their|a|[\w-]+'s)\s+bike)|(?P<car>drives?|driving)|"
-            r"(?P<walk>walks?|walking)|(?P<carpool>carpools?|carpooling)|"
-            r"(?:takes?|taking|rides?|riding)\s+the\s+(?P<transit>bus|train|subway|metro|tube|"
-            r"tram|ferry|light rail))\s+(?:in\s+)?to\s+(?:work|the office)\b"
+            _NOT_NOW + _GETS_THERE + r"\s+(?:in\s+)?to\s+(?:work|the office)\b"
             r"|\bcommutes?\s+by\s+(?P<by>bike|car|bus|train|subway|metro|tube|tram|ferry)\b"
         ),
+    ),
+    (
+        # The way to school, of a child or a student: "Theo drives to school now" after
+        # "takes the bus to school".
+        "school_commute",
+        re.compile(_NOT_NOW + _GETS_THERE + r"\s+to\s+(?:school|class|college|campus)\b"),
     ),
     (
         # What someone walks with: "uses a walker" -> "only needs a cane now". Not one kept
@@ -507,7 +517,7 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         said = "alone" if groups.get("alone") else said
         if name == "tenure":
             said = "rents" if groups.get("rents") or groups.get("renters") else "owns"
-        if name == "commute":
+        if name in ("commute", "school_commute"):
             said = next(k for k in ("bike", "car", "walk", "carpool", "transit", "by") if groups[k])
             said = groups[said] if said in ("transit", "by") else said
         if name == "vision_aid":
