@@ -2285,3 +2285,26 @@ def test_moved_on_from_one_thing_to_the_next_ends_the_first() -> None:
     # A place is the residence slot's, not an ending of what names it.
     assert detect("Maya moved from the Bronx to Queens.", "Maya") is None
     assert detect("Maya moved from Denver to Austin.", "Maya") is None
+
+
+def test_someone_named_got_what_they_wore_off() -> None:
+    # "Ava got her braces off" ended nothing: only a member's word or the speaker was read.
+    assert _ends("Maya said: Ava finally got her braces off!", "Maya's daughter Ava has braces.")
+    assert not _ends("Maya said: Ava finally got her braces off!", "Maya has braces.")
+    assert detect("Maya said: So got her cast off.", "Maya") is None  # whose is not said
+
+
+def test_an_operation_had_ends_the_wait_for_it() -> None:
+    waiting = "Maya is on a waitlist for a kidney transplant."
+    assert _ends("Maya got the call and had Maya's transplant last week.", waiting)
+    assert _ends("Maya had the surgery on Monday.", "Maya is waiting for Maya's hip surgery.")
+    # Long ago: it ends nothing; a thing had that is no operation: nothing.
+    assert detect("Maya had knee surgery in 2019.", "Maya") is None
+    assert detect("Maya had a degree in math.", "Maya") is None
+
+
+def test_a_driving_test_passed_ends_learning_to_drive() -> None:
+    passed = "Maya's daughter passed her driving test!"
+    assert _ends(passed, "Maya's daughter is learning to drive.")
+    assert not _ends(passed, "Maya's son is learning to drive.")
+    assert not _ends(passed, "Maya is learning to drive.")

@@ -465,7 +465,7 @@ _CUES = re.compile(
     r"landed|found|accepted|hired|caught up|quits|are over|are done|done with|cleared up|"
     r"went away|resolved|gone|over|discharged|trained|goal weight|target weight|pounds|lbs|again|"
     r"final|complete|cleared|admitted|received|earned|granted|"
-    r"kilos|kg|flew|headed|drove|out of|released|home from|"
+    r"kilos|kg|flew|headed|drove|out of|released|home from|transplant|surgery|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
 )
@@ -614,6 +614,12 @@ _EVENTS = frozenset(
     )
 )
 # What a fact of preparing says: "training for", "signed up for", "studying to take".
+# Learning to drive prepares for the driving test.
+_LEARNING_TO_DRIVE = re.compile(
+    r"\b(?:learning to drive|taking driving lessons|in driver'?s ed|"
+    r"(?:has|got) (?:a|her|his|my|\w+'s) learner'?s permit)\b",
+    re.IGNORECASE,
+)
 _PREPARING = re.compile(
     r"\b(?:training|prepping|preparing|studying|cramming|getting ready|signed up|registered|"
     r"entered)\s+(?:for|to (?:run|take|sit|do))\s+(?P<what>[^,.;!?()]+)",
@@ -834,6 +840,8 @@ def _does(retraction: Retraction, fact: str) -> bool:
 def _prepared_for(retraction: Retraction, fact: str, subject: str) -> bool:
     """Whether ``fact`` tells the subject preparing, now, for the event ``retraction`` says
     was done: each of its words is in what the fact prepares for."""
+    if _LEARNING_TO_DRIVE.search(fact) and re.search(r"\bdriv", retraction.content, re.I):
+        return _holds_now(fact, subject)  # "passed her driving test" ends learning to drive
     found = _PREPARING.search(fact)
     if found is None or not _holds_now(fact, subject):
         return False
@@ -1158,16 +1166,21 @@ def _taken_off(text: str, subject: str) -> Retraction | None:
     )
     if found is not None:
         return Retraction("ending", "came off", found.group("thing").lower())
-    # "Maya's daughter got her braces off": the member's, or the speaker's own.
+    # "Maya's daughter got her braces off": the member's, someone named's ("Ava got her
+    # cast off"), or the speaker's own.
     found = re.search(
         rf"(?:^|[.;:!?]\s*|\b(?:and|but|so|finally)\s+)(?:(?i:{_mine(subject)})\s+"
-        rf"(?P<m>(?i:{_KIN_WORDS}))\s+|{subj}\s+)(?:(?:finally|just)\s+)*got\s+"
+        rf"(?P<m>(?i:{_KIN_WORDS}))\s+|{subj}\s+|(?P<n>(?-i:[A-Z][a-z]+))\s+)"
+        r"(?:(?:finally|just)\s+)*got\s+"
         rf"(?:her|his|their|my|{subj}'s)\s+(?P<thing>{_WORN})\s+(?:taken\s+)?(?:off|out|removed)\b",
         text,
         re.IGNORECASE,
     )
     if found is not None:
-        member = (found.group("m") or "").lower()
+        named = found.group("n")
+        member = (found.group("m") or "").lower() or _someone_else(named, subject)
+        if named and not member:
+            return None  # "So got her cast off": whose is not said
         return Retraction("ending", "came off", f"{member} {found.group('thing').lower()}".strip())
     return None
 
@@ -1820,12 +1833,19 @@ def _acquired(text: str, subject: str) -> Retraction | None:
     # A thing earned or received that one works or waits for: "got my nursing degree",
     # "got my kidney transplant", "received my green card".
     earned = found is None and re.search(
-        rf"{_CLAUSE_START}{subj}(?: and family)?\s+(?:(?:finally|just|officially)\s+)*"
-        r"(?P<verb>got|earned|received|finished|completed|was granted|were granted)\s+"
+        # (a second verb of theirs too: "got the call and had my transplant")
+        rf"{_CLAUSE_START}{subj}(?: and family)?\s+(?:[^,.;!?]*?\s+and\s+)?"
+        r"(?:(?:finally|just|officially)\s+)*"
+        r"(?P<verb>got|earned|received|finished|completed|was granted|were granted|had|"
+        r"underwent)\s+"
         rf"(?:(?:a|an|the|my|our|{subj}'s)\s+)?(?P<what>(?:[\w'-]+\s+){{0,2}}?(?P<thing>{_EARNED}))\b",
         text,
         re.IGNORECASE,
     )
+    if earned and earned.group("verb").lower() in ("had", "underwent"):
+        # An operation undergone, lately: "had my transplant last week" (not "in 2019").
+        operation = earned.group("thing").lower() in ("transplant", "surgery")
+        earned = earned if operation and not _LONG_AGO.search(without_hints(text)) else None
     if earned:  # what kind, said: "a fishing license" is no "real estate license"
         return Retraction("ending", ACQUIRED, earned.group("what"))
     if found is None or found.group("thing").lower() in _NOT_HAD:
