@@ -1152,3 +1152,11 @@ def test_the_way_to_school_is_a_slot_of_its_own() -> None:
     assert conflicts("Maya drives to work now.", "Maya's son Theo takes the bus to school.") == []
     assert held_slots("Maya drives Theo to school.") == {}
     assert held_slots("Maya's son walks to school on nice days.") == {}
+
+
+def test_a_helper_had_by_name_is_the_one_a_new_one_replaces() -> None:
+    # "I have a nanny named Rosa" held no helper, so a new nanny left her current.
+    assert held_slots("Maya has a nanny named Rosa.") == {"attribute:nanny": ("maya", "rosa")}
+    new = "Rosa left, so Maya and family hired a new nanny named Keisha."
+    assert conflicts(new, "Maya has a nanny named Rosa.") == ["attribute:nanny"]
+    assert held_slots("Maya has a dog named Rex.") == {}

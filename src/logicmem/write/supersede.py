@@ -630,6 +630,12 @@ _ATTRIBUTES += (
         r"\s+a\s+new\s+(?P<attr>" + _ONE_HELPER + r"),?\s+(?:(?:named|called)\s+)?"
         r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\b"
     ),
+    # ... or had, by name: "Maya has a nanny named Rosa".
+    re.compile(
+        _OWNER + r"(?:\s+and\s+family)?\s+(?:has|have)\s+an?\s+(?P<attr>" + _ONE_HELPER + r")"
+        r",?\s+(?:named|called)\s+"
+        r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?)\b"
+    ),
 )
 # Companies one has one of each kind of, by the kind they are: a phone carrier, a bank,
 # a health insurer, a car insurer. "Maya switched to T-Mobile" says which carrier; names
