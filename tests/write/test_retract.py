@@ -2308,3 +2308,15 @@ def test_a_driving_test_passed_ends_learning_to_drive() -> None:
     assert _ends(passed, "Maya's daughter is learning to drive.")
     assert not _ends(passed, "Maya's son is learning to drive.")
     assert not _ends(passed, "Maya is learning to drive.")
+
+
+def test_finally_after_what_ended_is_no_part_of_it() -> None:
+    # "I'm out of the hospital finally!" read "hospital finally", which no fact names.
+    assert _ends("Maya is out of the hospital finally!", "Maya is in the hospital with flu.")
+
+
+def test_home_from_a_visit_away_ends_the_visit() -> None:
+    back = "Maya's mom flew home from Florida last night."
+    assert _ends(back, "Maya's mom is visiting Maya's aunt in Florida.")
+    assert not _ends(back, "Maya's mom is visiting Maya's aunt in Ohio.")
+    assert not _ends(back, "Maya's mom loves visiting Florida.")

@@ -385,9 +385,10 @@ _CONTENT_END = re.compile(
     + r"\.(?!\d)|,(?!\d{3})|[;:!?()\u2013\u2014]|\s-\s|\b(?:because|since|so|but|and|or|"
     r"after|before|lol|haha|lmao|btw|please|pls|thanks|" + _PURPOSE + r"|"
     r"when|while|which|who|until|last|this|next|ago|yesterday|today|tonight|recently|"
-    r"earlier|lately|any\s?more|after all|for (?:good|now|years|months|weeks|a|the|\d+|"
-    r"two|three|several|some)|(?:in|on|back in) (?:\d{4}|january|february|march|april|may|"
-    r"june|july|august|september|october|november|december)|on (?:monday|tuesday|wednesday|"
+    r"earlier|lately|finally|at last|any\s?more|after all|"
+    r"for (?:good|now|years|months|weeks|a|the|\d+|two|three|several|some)|"
+    r"(?:in|on|back in) (?:\d{4}|january|february|march|april|may|june|july|august|"
+    r"september|october|november|december)|on (?:monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday)|in (?:the )?(?:spring|summer|fall|autumn|winter)|"
     r"a (?:few|couple)|\d+ "
     r"(?:days|weeks|months|years))\b)",
@@ -1398,7 +1399,9 @@ def _avoided(fact: str, things: set[str]) -> bool:
 RETURNED = "back from"
 _AWAY_FROM_HOME = re.compile(
     r"\b(?:on\s+(?:(?:a|an|the|our|my|his|her|their)\s+)?(?:[\w-]+\s+)?(?:vacation|trip|holiday|"
-    r"deployment|tour|cruise|honeymoon|retreat)|travell?ing|deployed|abroad|overseas)\b",
+    r"deployment|tour|cruise|honeymoon|retreat)|travell?ing|deployed|abroad|overseas|"
+    # a visit away: "is visiting her sister in Florida" (not "loves visiting the zoo")
+    r"(?:is|are|'s|'re)\s+(?:(?:still|currently)\s+)?visiting)\b",
     re.IGNORECASE,
 )
 # Words for being away that name no place: "back from vacation" ends any of them.
