@@ -2320,3 +2320,28 @@ def test_home_from_a_visit_away_ends_the_visit() -> None:
     assert _ends(back, "Maya's mom is visiting Maya's aunt in Florida.")
     assert not _ends(back, "Maya's mom is visiting Maya's aunt in Ohio.")
     assert not _ends(back, "Maya's mom loves visiting Florida.")
+
+
+def test_chat_that_drops_the_owner_or_types_with_as_w_still_ends_the_fact() -> None:
+    # "wrist is finally healed" (the owner unsaid, as chat drops it) and "in the hospital
+    # w pneumonia" ("w" read as a noun the hospital modified) closed nothing.
+    assert _ends("Maya said: wrist is finally healed", "Maya sprained Maya's wrist at the gym.")
+    assert detect("Dana said: wrist is finally healed", "Maya") is None  # another's words
+    assert _ends("Maya's mom got out of the hospital!!", "Maya's mom is in the hospital w flu")
+
+
+def test_someone_named_moved_on_from_one_thing_ends_the_first() -> None:
+    # "Jay moved from the crib to a toddler bed" was read as Jay's home moved.
+    moved = "Maya said: Jay moved from the crib to a toddler bed this week!"
+    assert _ends(moved, "Maya's son Jay sleeps in a crib.")
+    assert not _ends(moved, "Maya's son Jay lives in Denver.")
+
+
+@pytest.mark.slow
+def test_a_member_called_by_name_after_an_interjection_is_the_users(mem: Memory) -> None:
+    # "omg mom finally got out of the hospital" was kept as the user's words about no one,
+    # and the stay in the hospital stayed current.
+    stay = _said(mem, "My mom is in the hospital with pneumonia.", "2026-01-05")
+    out = _said(mem, "omg mom finally got out of the hospital!!", "2026-01-20")
+    assert "maya's mom" in out.text.lower()
+    assert mem.get(stay.id, user_id="maya").status == "superseded"

@@ -82,8 +82,12 @@ MEMBER_WORDS = {
     "grandparent": "grandmother grandma granny grandfather grandpa",
 }
 # A sentence whose subject is one of them ("Mom is diabetic.", "Grandpa's on warfarin."),
-# not one that calls to them ("Mom, look!").
-_ADDRESSED_SUBJECT = re.compile(rf"^(?i:({'|'.join(ADDRESS_WORDS)}))\b(?=(?:'s)?\s)")
+# after an interjection chat puts first ("omg mom finally got out of the hospital"), not
+# one that calls to them ("Mom, look!").
+INTERJECTION = r"(?i:omg|ugh|yay|wow|whew|phew|ok|okay|oh|so|well|update|fyi|good news|great news)"
+_ADDRESSED_SUBJECT = re.compile(
+    rf"^(?P<lead>(?:{INTERJECTION}[,:!.]*\s+)*)(?i:({'|'.join(ADDRESS_WORDS)}))\b(?=(?:'s)?\s)"
+)
 
 
 def household_subject(sentence: str, name: str) -> str | None:
@@ -93,7 +97,7 @@ def household_subject(sentence: str, name: str) -> str | None:
     found = _ADDRESSED_SUBJECT.match(sentence)
     if found is None:
         return None
-    return f"{name}'s {found.group(1).lower()}{sentence[found.end() :]}"
+    return f"{found.group('lead')}{name}'s {found.group(2).lower()}{sentence[found.end() :]}"
 
 
 _CONTRACTIONS = [

@@ -58,7 +58,7 @@ from logicmem.routes.rulemem.facts import ADVERBS, verbish
 from logicmem.routes.visible.kb import drug_classes, drug_kinds, drug_names, medicine_names
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form, word_set
 from logicmem.types import MemoryEntry
-from logicmem.write.person import HE_KIN, MEMBER_WORDS, SHE_KIN, base_verb_s
+from logicmem.write.person import HE_KIN, INTERJECTION, MEMBER_WORDS, SHE_KIN, base_verb_s
 from logicmem.write.remainder import DOSE
 from logicmem.write.rules import (
     CAN_YOU,
@@ -1063,9 +1063,12 @@ def _healed(text: str, subject: str) -> Retraction | None:
     """A part of the speaker's body, or of a household member's, healed ("Maya's wrist has
     healed completely", "Maya's son's arm healed", "the sprain healed"): its content is
     the part (with the member's word)."""
-    owner = rf"(?:{_mine(subject)}|the)\s+(?:(?P<m>{_KIN_WORDS})'s\s+)?"
+    # The owner unsaid at the start, as chat drops it ("wrist is finally healed"): the
+    # speaker's, as "the wrist" is.
+    said = rf"|{re.escape(subject)}\s+said:\s+" if subject else ""
+    owner = rf"(?:\b(?:{_mine(subject)}|the)\s+|^{said})(?:(?P<m>{_KIN_WORDS})'s\s+)?"
     found = re.search(
-        rf"\b{owner}(?P<part>[a-z]+)\s+(?:(?:has|have|had|is|are|was|were)\s+)?"
+        rf"{owner}(?P<part>[a-z]+)\s+(?:(?:has|have|had|is|are|was|were)\s+)?"
         r"(?:now\s+|finally\s+|fully\s+|completely\s+|all\s+)?healed\b(?!\s+(?:over|into))",
         text,
         re.IGNORECASE,
@@ -1190,7 +1193,8 @@ def _member_leads(text: str, subject: str) -> list[tuple[str, str]]:
     """The clause openings of a household member of the speaker's in ``text`` ("Maya's
     son", "my husband"), each with the member's word."""
     found = re.search(
-        rf"{_CLAUSE_START}(?i:{_mine(subject)})\s+(?i:(?P<m>{_KIN_WORDS}))\b"
+        rf"{_CLAUSE_START}(?:{INTERJECTION}[,:!.]*\s+)*"  # "omg my mom ..."
+        rf"(?i:{_mine(subject)})\s+(?i:(?P<m>{_KIN_WORDS}))\b"
         r"(?:,?\s+(?P<name>[A-Z][a-z]+)\b,?)?",  # "my son Theo", "my wife, Ana,"
         text,
     )
@@ -1965,7 +1969,7 @@ def _same_kind_of_drug(retraction: Retraction, fact: str) -> bool:
 def _named_switch(text: str, subject: str) -> re.Match[str] | None:
     """A switch said of someone by name ("Leo switched from piano to drums")."""
     for found in re.finditer(
-        rf"{_CLAUSE_START}(?P<n>(?-i:[A-Z][a-z]+))\s+(?:{_AUX}\s+)*(?P<cue>{_SWITCH})\s+"
+        rf"{_CLAUSE_START}(?P<n>(?-i:[A-Z][a-z]+))\s+(?:{_AUX}\s+)*(?P<cue>{_SWITCH}|{_MOVED_ON})\s+"
         r"(?:over\s+)?from\s+(?P<rest>.+?)\s+(?:to|onto)\s+\w",
         text,
         re.IGNORECASE,
@@ -2488,7 +2492,8 @@ _FORMS = frozenset(("inhaler", "inhalers", "pill", "pills", "tablet", "tablets",
 # Prepositions the stop words leave out: a word before one is the thing, not a modifier.
 _PREPOSITIONS = word_set(
     "against toward towards despite without within across behind beyond near via versus among "
-    "along around past during upon onto underneath beneath inside outside"
+    "along around past during upon onto underneath beneath inside outside "
+    "w"  # "with" as chat types it: "in the hospital w pneumonia"
 )
 
 
@@ -2622,8 +2627,8 @@ def ended_slot(retraction: Retraction) -> tuple[str, str] | None:
     # "left Deloitte"; not "left the choir", nor "Emma left the orchestra" (her name first)
     if job or (first == "left" and content.split()[-1][:1].isupper()):
         return "employer", value
-    if named and first in ("moved", "moving"):
-        return "residence", value
+    if named and first in ("moved", "moving") and retraction.cue != "moved from":
+        return "residence", value  # not one thing moved on from: "Jay moved from the crib"
     if named and first in ("retired", "retiring"):
         return "employer", value
     return None
