@@ -1160,3 +1160,24 @@ def test_a_helper_had_by_name_is_the_one_a_new_one_replaces() -> None:
     new = "Rosa left, so Maya and family hired a new nanny named Keisha."
     assert conflicts(new, "Maya has a nanny named Rosa.") == ["attribute:nanny"]
     assert held_slots("Maya has a dog named Rex.") == {}
+
+
+def test_the_holder_of_a_slot_is_the_subject_not_the_clause_before_it() -> None:
+    # "Maya left nursing and Maya is a teacher now" was held by "maya left nursing and
+    # maya", and "Maya starts Maya's new job at Kaiser" by "maya starts maya's new": no
+    # one's, so neither replaced the job or the employer before it.
+    assert held_slots("Maya left nursing and Maya is a teacher now.") == {
+        "occupation": ("maya", "teacher")
+    }
+    assert held_slots("Maya starts Maya's new job at Kaiser on Monday.") == {
+        "employer": ("maya", "kaiser")
+    }
+    assert conflicts("Maya left nursing and Maya is a teacher now.", "Maya works as a nurse.") == [
+        "occupation"
+    ]
+    # A clause of someone else's before "and", a couple, a relation: kept as they are.
+    assert held_slots("Tom left Google and Maya works at Meta now.")["employer"][0] == "maya"
+    assert held_slots("Maya's husband and Maya live in Denver.")["residence"][0] == (
+        "maya's husband and maya"
+    )
+    assert held_slots("Maya's parents live in Ohio.")["residence"][0] == "maya's parents"

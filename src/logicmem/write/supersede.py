@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 
+from logicmem.routes.rulemem.facts import verbish
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, word_set
 from logicmem.write.novelty import VALUE_KINDS, Token, stem, tokens
 from logicmem.write.person import HE_KIN, MEMBER_WORDS, SHE_KIN
@@ -377,6 +378,11 @@ _FIRST_VERBS = word_set(
     "just also still now"
 )
 _PRONOUNS = word_set("he she they it his her their its him them this that who")
+# Words for people, which a subject may be ("Maya's parents", "Maya's kids").
+_RELATIONS = word_set(
+    f"{OTHER_PEOPLE_WORDS} {' '.join(MEMBER_WORDS.values())} kids children parents twins "
+    "grandparents siblings sisters brothers sons daughters friends"
+)
 
 
 def slot_holder(text: str, at: int) -> str | None:
@@ -425,7 +431,25 @@ def _holder(text: str, at: int) -> str | None:
         return _antecedent(text, pronoun, words[-1].lower().startswith("s"))
     if any(re.sub(r"'(?:s|re|d|ll)$", "", w.lower()) in _PRONOUNS for w in words):
         return None  # "they", "his sister"
-    return " ".join(words)
+    return " ".join(_noun_phrase(words))
+
+
+def _noun_phrase(words: list[str]) -> list[str]:
+    """The words that name a subject, without a clause before it joined by "and" ("Maya
+    left nursing and Maya" -> "Maya") or a verb said of it before the slot's own words
+    ("Maya starts Maya's new" -> "Maya", "Maya took a full-time" -> "Maya")."""
+    lower = [w.lower() for w in words]
+    if "and" in lower[1:-1]:
+        i = len(lower) - 1 - lower[::-1].index("and")
+        if lower[i + 1] != "family" and any(verbish(w) for w in lower[1:i]):
+            words, lower = words[i + 1 :], lower[i + 1 :]
+    for j in range(1, len(words)):
+        after_name = words[j - 1][:1].isupper() and not lower[j - 1].endswith("'s")
+        # A word in -s after a name is its verb: "Maya starts", not a relation of hers.
+        third = after_name and lower[j].endswith("s") and lower[j] not in _RELATIONS
+        if words[j].islower() and (verbish(lower[j]) or third):
+            return words[:j]
+    return words
 
 
 # Who a sentence opens with: a name, or a relation of someone's with or without a name.
