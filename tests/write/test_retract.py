@@ -2345,3 +2345,13 @@ def test_a_member_called_by_name_after_an_interjection_is_the_users(mem: Memory)
     out = _said(mem, "omg mom finally got out of the hospital!!", "2026-01-20")
     assert "maya's mom" in out.text.lower()
     assert mem.get(stay.id, user_id="maya").status == "superseded"
+
+
+def test_a_thing_said_as_paid_off_or_the_speaker_debt_free_ends_the_debt() -> None:
+    assert _ends("Maya said: the car is finally paid off!", "Maya is paying off a car loan.")
+    assert _ends("Maya's student loans are paid off.", "Maya has student loans.")
+    assert _ends("Maya is officially debt free!", "Maya has $12k in credit card debt.")
+    # A view of debt, another's debt, a debt paid off some day: nothing ends.
+    assert not _ends("Maya is officially debt free!", "Maya hates debt.")
+    assert not _ends("Maya's student loans are paid off.", "Maya's son has student loans.")
+    assert detect("When the car is paid off, Maya will buy a boat.", "Maya") is None

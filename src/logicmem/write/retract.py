@@ -466,7 +466,7 @@ _CUES = re.compile(
     r"landed|found|accepted|hired|caught up|quits|are over|are done|done with|cleared up|"
     r"went away|resolved|gone|over|discharged|trained|goal weight|target weight|pounds|lbs|again|"
     r"final|complete|cleared|admitted|received|earned|granted|"
-    r"kilos|kg|flew|headed|drove|out of|released|home from|transplant|surgery|"
+    r"kilos|kg|flew|headed|drove|out of|released|home from|transplant|surgery|paid|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
 )
@@ -585,6 +585,7 @@ def detect(text: str, subject: str) -> Retraction | None:
             return Retraction("ending", "no more", content)
     return (
         _conceived(text, subject)
+        or _paid_off(text, subject)
         or _taken_off(text, subject)
         or _acquired(text, subject)
         or _healed(text, subject)
@@ -1382,6 +1383,32 @@ _DEBT = re.compile(
     re.IGNORECASE,
 )
 _DEBT_WORDS = frozenset(lemma(w) for w in ("loan", "loans", "debt", "debts", "balance", "off"))
+
+
+_OWING = re.compile(
+    r"\b(?:has|have|had|owes?|owing|in|carr(?:y|ies|ying))\b[^.;!?]*\b(?:debt|loans?|balance)\b|"
+    r"\bpaying\s+(?:off|down)\b",
+    re.IGNORECASE,
+)
+
+
+def _paid_off(text: str, subject: str) -> Retraction | None:
+    """A thing of the speaker's said as paid off ("the car is finally paid off", "Maya's
+    student loans are paid off"), or the speaker as free of debt ("Maya is officially debt
+    free"): the debt for it ended, as "paid off the car" says."""
+    found = re.search(
+        rf"\b(?:the|my|our|{re.escape(subject)}'s)\s+(?P<what>[\w-]+(?:\s+[\w-]+)?)\s+"
+        r"(?:is|are)\s+(?:(?:now|finally|officially|all|fully)\s+)*paid\s+off\b"
+        rf"|\b(?:{_subject_pattern(subject)}|we)(?:\s+and\s+family)?\s+(?:is|are|am|'m|'re)\s+"
+        r"(?:(?:now|finally|officially|completely|totally)\s+)*(?P<free>debt)[- ]free\b",
+        text,
+        re.IGNORECASE,
+    )
+    if found is None or _IN_PASSING.search(text[: found.start()]):
+        return None
+    if found.group("free"):
+        return Retraction("ending", "free", "debt")
+    return Retraction("ending", "paid off", found.group("what"))
 
 
 def _avoided(fact: str, things: set[str]) -> bool:
@@ -2833,6 +2860,9 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return _same_kind_of_drug(retraction, fact) and _current(fact, subject)
     if retraction.cue == ACQUIRED:
         return _without(retraction, fact) or _sought(retraction, fact, subject)
+    if retraction.cue == "free" and retraction.content == "debt":
+        # Free of debt ends a debt had or paid on, not a view of debt ("hates debt").
+        return _OWING.search(fact) is not None and _current(fact, subject)
     if retraction.cue in ("paid off", "paid back"):
         # A debt paid ends the debt, never the thing bought with it ("paid off the car"
         # ends "has a car loan", not "drives a Civic").
