@@ -2355,3 +2355,20 @@ def test_a_thing_said_as_paid_off_or_the_speaker_debt_free_ends_the_debt() -> No
     assert not _ends("Maya is officially debt free!", "Maya hates debt.")
     assert not _ends("Maya's student loans are paid off.", "Maya's son has student loans.")
     assert detect("When the car is paid off, Maya will buy a boat.", "Maya") is None
+
+
+def test_which_time_an_event_was_is_no_part_of_it() -> None:
+    # "ran my first half marathon" named "first", which the training fact did not.
+    ran = "Maya ran Maya's first half marathon today!"
+    assert _ends(ran, "Maya is training for a half marathon in April.")
+
+
+@pytest.mark.slow
+def test_a_band_quit_ends_playing_in_it_not_a_band_liked(mem: Memory) -> None:
+    # "I quit the band" closed nothing: the group's word alone was under the similarity
+    # floor.
+    plays = _said(mem, "I play bass in a band called The Static.", "2026-01-05")
+    liked = _said(mem, "My favorite band is Queen.", "2026-01-06")
+    mem.add("I quit the band to focus on school.", user_id="maya", timestamp="2026-03-01")
+    assert mem.get(plays.id, user_id="maya").status == "superseded"
+    assert mem.get(liked.id, user_id="maya").status == "active"

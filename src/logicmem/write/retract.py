@@ -816,6 +816,8 @@ def _event_done(text: str, subject: str) -> Retraction | None:
     content = re.split(
         r"\s+(?:on|in|at|last|this|yesterday|today|with|after|before|for)\b", content
     )[0]
+    # Which time it was is no part of it either: "ran Maya's first half marathon".
+    content = re.sub(r"^(?:(?:first|second|third|1st|2nd|3rd|\d+th)\s+)(?:ever\s+)?", "", content)
     words = content_lemmas(content, subject)
     if not words or len(words) > MAX_ENDED_WORDS:
         return None
@@ -918,6 +920,8 @@ _DISBANDED = re.compile(
 
 
 GROUP_ENDED = "disbanded"
+# A group liked, not one belonged to: "Maya's favorite band is Queen".
+_LIKED = re.compile(r"\b(?:favou?rite|loves?|likes?|enjoys?|listens?\s+to|fan\s+of)\b", re.I)
 _A_GROUP = re.compile(
     r"\b(?:band|choir|club|team|league|group|troupe|quartet|trio|ensemble|crew|orchestra)s?\b",
     re.IGNORECASE,
@@ -2810,6 +2814,12 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return _STAYING.search(fact) is not None and _holds_now(fact, subject)
     if retraction.cue == "dropped" and not _does(retraction, fact):
         return False  # what was dropped is an activity the fact does
+    if (
+        retraction.kind == "ending"
+        and _A_GROUP.fullmatch(wanted[-1] if wanted else "")
+        and _LIKED.search(fact)
+    ):
+        return False  # "quit the band" ends playing in one, not "Maya's favorite band is Queen"
     if retraction.cue == TOLERATES and not _AVOIDS.search(fact):
         return False  # a food had again ends only an allergy or an intolerance to it
     if (
@@ -3563,6 +3573,9 @@ def retracted(
         floor = -1.0  # the food, in a fact that avoids it (``lexical_match``): a bare word
         # is far from the sentence that states the allergy ("eggs": "avoids eggs because
         # ..."); or a drug of the kind switched to, which names another
+    head = retraction.content.split()[-1] if retraction.content else ""
+    if retraction.kind == "ending" and _A_GROUP.fullmatch(head):
+        floor = -1.0  # "quit the band": the group's word alone is far from the fact of it
     if retraction.kind == "ending" and _HANDED.search(retraction.cue):
         # A thing sold or given away is no longer owned: "sold the house" ends "own a
         # house in Oakland", however little else the two share.
