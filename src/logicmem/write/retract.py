@@ -1401,7 +1401,7 @@ def _paid_off(text: str, subject: str) -> Retraction | None:
     student loans are paid off"), or the speaker as free of debt ("Maya is officially debt
     free"): the debt for it ended, as "paid off the car" says."""
     found = re.search(
-        rf"\b(?:the|my|our|{re.escape(subject)}'s)\s+(?P<what>[\w-]+(?:\s+[\w-]+)?)\s+"
+        rf"\b(?:the|{_mine(subject)})\s+(?P<what>[\w-]+(?:\s+[\w-]+)?)\s+"
         r"(?:is|are)\s+(?:(?:now|finally|officially|all|fully)\s+)*paid\s+off\b"
         rf"|\b(?:{_subject_pattern(subject)}|we)(?:\s+and\s+family)?\s+(?:is|are|am|'m|'re)\s+"
         r"(?:(?:now|finally|officially|completely|totally)\s+)*(?P<free>debt)[- ]free\b",
