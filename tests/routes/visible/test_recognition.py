@@ -13,6 +13,7 @@ from pg import BACKENDS, open_backend
 from logicmem import Memory
 from logicmem.models.embed.base import Embedder
 from logicmem.routes.visible.criticality import (
+    P_MIN,
     VIEWS,
     Assessment,
     CriticalityAssessor,
@@ -639,7 +640,7 @@ def test_a_constraint_no_entry_links_borrows_the_closest_entrys_keys(
     # without keys only its own similarity to a request could engage it, so it takes the
     # entry with the closest exemplar.
     assessor, embedder = real
-    text = "Sam's little one still wakes up twice a night for a bottle."
+    text = "Sam's youngest still sleeps in a crib."
     [found] = _assess(real, [text])
     assert found.critical and found.source == "classifier"
     vector = np.asarray(embedder.embed([neutral_subject(text, sentence_subject(text))]))[0]
@@ -722,6 +723,37 @@ def test_conversational_talk_is_rarely_a_constraint_and_a_constraint_in_passing_
     talk = [t for t, a in zip(TALK, found[: len(TALK)], strict=True) if a.critical]
     assert len(talk) <= 2, talk
     assert all(a.critical for a in found[len(TALK) :])
+
+
+# Replies that say nothing lasting, each close to some critical example only through the
+# name every example shares; beside facts said in passing that only the classifier reads.
+SUBJECT_ONLY = [
+    "Sam hasn't stopped smiling since.",
+    "Sam would do it all again in a heartbeat.",
+    "Sam gets what you mean.",
+    "Sam couldn't have done it without them.",
+]
+READ_BY_THE_CLASSIFIER = [
+    "Sam's knees can't handle stairs anymore.",
+    "Sam has to be home by six to relieve the babysitter.",
+    "Sam hasn't had a drink in three years.",
+]
+
+
+@pytest.mark.slow
+def test_a_reply_near_a_constraint_only_by_its_subject_is_no_constraint(
+    real: tuple[CriticalityAssessor, Embedder],
+) -> None:
+    """The classifier's word counts only near its critical examples (``support_floor``),
+    measured without what every example shares (``common_directions``): the subject's
+    name alone put each reply there before, where the classifier gave it 0.35 to 0.95."""
+    found = _assess(real, SUBJECT_ONLY + READ_BY_THE_CLASSIFIER)
+    n = len(SUBJECT_ONLY)
+    replies = [(t, a.ctype) for t, a in zip(SUBJECT_ONLY, found[:n], strict=True) if a.critical]
+    assert not replies
+    # The classifier alone calls each of them one: only where it may speak decides.
+    assert all(a.score >= P_MIN for a in found[:n])
+    assert all(a.critical and a.source == "classifier" for a in found[n:])
 
 
 # The reason behind a standing habit, in forms the authored examples use little, beside a

@@ -125,7 +125,11 @@ P_MIN = 0.3  # default of visibility.critical_min: best F1 in 5-fold CV on the e
 L2 = 0.03  # ridge penalty of the classifier (on the weighted mean loss), chosen by 5-fold CV
 ORDINARY_VETO = 0.05  # a classified memory this much closer to an ordinary example than
 # to every prototype stays ordinary ("training for a 10k" next to "training for a marathon")
-SUPPORT_QUANTILE = 0.05  # of the examples' nearest-neighbour cosines (``support_floor``)
+SUPPORT_QUANTILE = 0.005  # of the examples' nearest-neighbour cosines (``support_floor``),
+# measured without the first of their shared directions (SUPPORT_COMPONENTS); both chosen
+# on half A of five hand-written sets (docs/benchmarks.md, "Kept (2026-12-07, session 50)")
+# among 0.05, 0.02, 0.01, 0.005 and 0 with 0, 1 and 2 directions. Before: 0.05 with none
+SUPPORT_COMPONENTS = 1  # leading directions the training examples share (``common_directions``)
 LINK_MIN = 0.7  # cosine to an entry's best exemplar that links a memory to the entry
 LINK_MARGIN = 0.1  # ... when that much closer than to any ordinary example
 LINK_SPREAD = 0.02  # ... and within this of the best-linked entry
@@ -332,6 +336,30 @@ class _Prototypes:
     # every critical training example, and the cosine to the closest of them that a
     # sentence needs before the classifier's word counts (``support_floor``)
     support_min: float = 0.0
+    common: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    # the directions every example shares (``common_directions``), taken out of a
+    # sentence's vector before its support is measured
+
+
+def common_directions(x: np.ndarray, n: int = SUPPORT_COMPONENTS) -> np.ndarray:
+    """The ``n`` leading right singular vectors of the examples ``x``: what they share
+    whatever they state. Every example names the same subject ("Sam takes warfarin",
+    "Sam likes jazz"), and that name alone puts any sentence about Sam ("Sam is all about
+    romcoms") close to some critical example."""
+    if n <= 0 or len(x) == 0:
+        return np.zeros((0, x.shape[1] if x.ndim == 2 else 0), dtype=np.float32)
+    _, _, vt = np.linalg.svd(x.astype(np.float64), full_matrices=False)
+    return vt[:n].astype(np.float32)
+
+
+def without_common(vectors: np.ndarray, common: np.ndarray) -> np.ndarray:
+    """``vectors`` with the ``common`` directions taken out, unit length again."""
+    if len(common) == 0:
+        return vectors
+    rest = vectors - (vectors @ common.T) @ common
+    norms = np.linalg.norm(rest, axis=1, keepdims=True)
+    out: np.ndarray = rest / np.maximum(norms, 1e-9)
+    return out.astype(np.float32)
 
 
 def support_floor(critical: np.ndarray, quantile: float = SUPPORT_QUANTILE) -> float:
@@ -391,6 +419,8 @@ class CriticalityAssessor:
         y = np.r_[np.ones(len(critical)), np.zeros(len(ordinary))]
         entries = list(dict.fromkeys(e for _, e in labels if e))
         index = {e: i for i, e in enumerate(entries)}
+        common = common_directions(x, SUPPORT_COMPONENTS)
+        support = without_common(x[: len(critical)], common)
         return _Prototypes(
             x[[row[t] for t in texts]],
             labels,
@@ -398,8 +428,9 @@ class CriticalityAssessor:
             train_classifier(x, y),
             entries,
             np.array([index[e] if e else -1 for _, e in labels], dtype=np.int64),
-            x[: len(critical)],
-            support_floor(x[: len(critical)]),
+            support,
+            support_floor(support, SUPPORT_QUANTILE),
+            common,
         )
 
     def assess(self, texts: list[str], vectors: np.ndarray) -> list[Assessment]:
@@ -415,7 +446,8 @@ class CriticalityAssessor:
         crit_sims = vectors @ protos.critical.T
         ord_best = (vectors @ protos.ordinary.T).max(axis=1)
         probs = protos.classifier.proba(vectors)
-        supported = (vectors @ protos.support.T).max(axis=1) >= protos.support_min
+        near_support = without_common(vectors, protos.common) @ protos.support.T
+        supported = near_support.max(axis=1) >= protos.support_min
         out = []
         for i, text in enumerate(texts):
             if gives_advice(text):
