@@ -333,8 +333,9 @@ class _Prototypes:
     entry_of: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     # ... and, per prototype, the index of its entry there (-1 for a per-type sentence)
     support: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
-    # every critical training example, and the cosine to the closest of them that a
-    # sentence needs before the classifier's word counts (``support_floor``)
+    # every critical training example without the ``common`` directions, and the cosine
+    # to the closest of them that a sentence needs, measured the same way, before the
+    # classifier's word counts (``support_floor``)
     support_min: float = 0.0
     common: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
     # the directions every example shares (``common_directions``), taken out of a
