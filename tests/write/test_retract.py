@@ -890,6 +890,18 @@ def test_what_was_away_got_back_a_debt_caught_up_a_job_found_a_state_over() -> N
     assert _ends(order, "Maya has a restraining order against Maya's ex.")
 
 
+def test_walking_without_an_aid_ends_using_it_not_a_walk_without_something() -> None:
+    crutches = "Maya is finally walking without crutches!"
+    assert _ends(crutches, "Maya is on crutches after knee surgery.")
+    assert not _ends(crutches, "Maya's dad uses crutches.")  # not Maya's
+    wheelchair = "Maya's mom is walking without the wheelchair now."
+    assert _ends(wheelchair, "Maya's mom uses a wheelchair since her stroke.")
+    assert not _ends(wheelchair, "Maya uses a wheelchair.")  # not the mom's
+    assert _ends("Maya's dad is getting around without his walker.", "Maya's dad uses a walker.")
+    assert detect("Maya tried walking without the cane today but it hurt.", "Maya") is None
+    assert detect("Maya went for a walk without Maya's phone.", "Maya") is None
+
+
 def test_an_illness_gone_ends_having_it_not_a_liking() -> None:
     gone = "Maya said: The snow is gone."
     assert not _ends(gone, "Maya loves snow.")

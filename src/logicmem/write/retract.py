@@ -466,7 +466,7 @@ _CUES = re.compile(
     r"landed|found|accepted|hired|caught up|quits|are over|are done|done with|cleared up|"
     r"went away|resolved|gone|over|discharged|trained|goal weight|target weight|pounds|lbs|again|"
     r"final|complete|cleared|admitted|received|earned|granted|"
-    r"kilos|kg|flew|headed|drove|out of|released|home from|transplant|surgery|paid|"
+    r"kilos|kg|flew|headed|drove|out of|released|home from|transplant|surgery|paid|without|"
     rf"{_TOLD_NOT})",  # a prefix will do
     re.IGNORECASE,
 )
@@ -1483,6 +1483,15 @@ _STATE_ENDINGS: tuple[tuple[str, str, str | None], ...] = (
         r"her\s+|my\s+|their\s+|[\w-]+'s\s+)(?P<what>[\w'-]+(?:\s+[\w'-]+)?)"
         r"(?=\s*(?:[,.;!?]|$)|\s+(?:and|but|now|finally|already)\b)",
         "got over",
+        None,
+    ),
+    # "is walking without the wheelchair now": a walking aid no longer needed (not "tried
+    # walking without it", nor "went for a walk without my phone")
+    (
+        r"(?:is|am|are|'s|'m|'re)\s+(?:finally\s+|now\s+)?(?:walking|getting\s+around)\s+"
+        r"without\s+(?:(?:the|a|my|his|her|their|any)\s+)?(?P<what>wheelchair|crutch(?:es)?|"
+        r"walker|cane|walking\s+stick)\b",
+        "off",
         None,
     ),
     # "caught up on all the rent"
