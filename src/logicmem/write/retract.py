@@ -69,7 +69,7 @@ from logicmem.write.rules import (
     split_sentences,
     without_hints,
 )
-from logicmem.write.supersede import OCCUPATIONS, slots_of
+from logicmem.write.supersede import MOBILITY_AIDS, OCCUPATIONS, slots_of
 
 MIN_SIMILARITY = 0.45  # cosine(content, fact predicate) for an ending or a negation
 MIN_CORRECTION_SIMILARITY = 0.3  # a correction's content is only a value and its unit
@@ -1489,8 +1489,8 @@ _STATE_ENDINGS: tuple[tuple[str, str, str | None], ...] = (
     # walking without it", nor "went for a walk without my phone")
     (
         r"(?:is|am|are|'s|'m|'re)\s+(?:finally\s+|now\s+)?(?:walking|getting\s+around)\s+"
-        r"without\s+(?:(?:the|a|my|his|her|their|any)\s+)?(?P<what>wheelchair|crutch(?:es)?|"
-        r"walker|cane|walking\s+stick)\b",
+        r"without\s+(?:(?:the|a|my|his|her|their|any)\s+)?"
+        rf"(?P<what>{MOBILITY_AIDS}|crutch)\b",
         "off",
         None,
     ),

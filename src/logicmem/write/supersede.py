@@ -32,6 +32,10 @@ from logicmem.write.rules import (
     without_hints,
 )
 
+# What someone walks with, a slot of its own (``mobility_aid``); walking without one ends
+# using it (``retract``).
+MOBILITY_AIDS = r"walker|rollator|cane|walking stick|wheelchair|crutches|mobility scooter"
+
 _FUNCTION = (
     r"(?:the|a|an|to|and|or|but|at|for|in|of|on|with|by|from|since|until|before|after|"
     r"when|while|who|which|that|because|so|then|day|last|this|next)"
@@ -289,7 +293,7 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             _NOT_NOW + r"\b(?:uses?|using|needs?|needing|walks?\s+with|is\s+in|'s\s+in|am\s+in|"
             r"'m\s+in|is\s+on|am\s+on|'m\s+on|'s\s+on|got|has)\s+(?:an?\s+)?"
-            r"(?P<aid>walker|rollator|cane|walking stick|wheelchair|crutches|mobility scooter)\b"
+            rf"(?P<aid>{MOBILITY_AIDS})\b"
         ),
     ),
     (

@@ -345,8 +345,8 @@ class _Prototypes:
 def common_directions(x: np.ndarray, n: int = SUPPORT_COMPONENTS) -> np.ndarray:
     """The ``n`` leading right singular vectors of the examples ``x``: what they share
     whatever they state. Every example names the same subject ("Sam takes warfarin",
-    "Sam likes jazz"), and that name alone puts any sentence about Sam ("Sam is all about
-    romcoms") close to some critical example."""
+    "Sam likes jazz"), and that name alone puts any sentence about Sam ("Sam is really
+    into board games") close to some critical example."""
     if n <= 0 or len(x) == 0:
         return np.zeros((0, x.shape[1] if x.ndim == 2 else 0), dtype=np.float32)
     _, _, vt = np.linalg.svd(x.astype(np.float64), full_matrices=False)
