@@ -443,7 +443,20 @@ class Memory:
         return self.store.users()
 
     def stats(self) -> dict[str, Any]:
-        return self.store.stats()
+        """The store's counts, failures and size, and ``index``: the write hooks' current
+        version and how many memories other versions indexed (``reindex`` judges them
+        again: after an upgrade, their criticality follows the rules that were current)."""
+        version = self.pipeline.index_version
+        return {
+            **self.store.stats(),
+            "index": {"version": version, "indexed_otherwise": self.indexed_otherwise()},
+        }
+
+    def indexed_otherwise(self, *, user_prefix: str = "") -> int:
+        """How many active memories (of users whose ids start with ``user_prefix``) were
+        indexed by write hooks other than the current ones: an earlier release, other
+        settings, or before versions were kept. ``reindex`` brings them up to date."""
+        return self.store.indexed_otherwise(self.pipeline.index_version, user_prefix=user_prefix)
 
 
 def _scope(user_id: str, agent_id: str | None, run_id: str | None) -> Scope:

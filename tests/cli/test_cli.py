@@ -125,6 +125,21 @@ def test_reindex_one_user_or_all(tmp_path: Path, capsys: pytest.CaptureFixture[s
     }
     code, out, _ = _run(capsys, "reindex", "--all-users")
     assert code == 0 and out == f"reindexed {active + 1} memories of every user\n"
+    code, out, err = _run(capsys, "stats")
+    assert code == 0 and "indexed_otherwise': 0" in out and "reindex" not in err
+
+
+def test_stats_says_to_reindex_memories_indexed_under_other_settings(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _run(capsys, "add", "I take warfarin.", "--user", "Bo")
+    monkeypatch.setenv("LOGICMEM_VISIBILITY_CRITICAL_MIN", "0.9")
+    code, out, err = _run(capsys, "stats", "--json")
+    assert code == 0 and json.loads(out)["index"]["indexed_otherwise"] == 1
+    assert "1 memory was indexed by another version" in err and "logicmem reindex" in err
+    _run(capsys, "reindex", "--user", "Bo")
+    code, out, err = _run(capsys, "stats", "--json")
+    assert json.loads(out)["index"]["indexed_otherwise"] == 0 and err == ""
     with pytest.raises(SystemExit) as exc:  # one of --user / --all-users
         main(["reindex"])
     assert exc.value.code == 2 and "--all-users" in capsys.readouterr().err

@@ -4,6 +4,7 @@ import json
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date, datetime, timedelta
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -386,6 +387,47 @@ def test_reindex_judges_stored_memories_again(
     mem = _memory(store_url)
     assert critical(mem) == {"maya is allergic to peanuts."}
     mem.close()
+
+
+def test_stats_count_the_memories_other_rules_indexed_until_reindexed(store_url: str) -> None:
+    """Each memory carries the version of the write hooks that indexed it: memories indexed
+    with visibility off, under another criticality floor, or before versions were kept are
+    counted (and the CLI says to reindex) until ``reindex`` judges them again."""
+    mem = _memory(store_url, enabled=False)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY[:2])
+    assert mem.stats()["index"] == {"version": "none", "indexed_otherwise": 0}
+    mem.close()
+    mem = _memory(store_url)
+    index = mem.stats()["index"]
+    assert index["version"].startswith("visibility-") and index["indexed_otherwise"] == 3
+    assert mem.indexed_otherwise(user_prefix="may") == 3
+    assert mem.indexed_otherwise(user_prefix="someone else") == 0
+    assert mem.reindex(user_id="maya") == 3
+    assert mem.stats()["index"] == {"version": index["version"], "indexed_otherwise": 0}
+    mem.close()
+    mem = _memory(store_url, critical_min=0.9)
+    assert mem.pipeline.index_version != index["version"]
+    _add(mem, ORDINARY[3])  # indexed under the current settings: not counted
+    assert mem.indexed_otherwise() == 3
+    mem.reindex()
+    assert mem.indexed_otherwise() == 0
+    # a store written before versions were kept: every memory's version is unknown
+    with mem.store.transaction():
+        mem.store.db.execute("UPDATE memories SET indexed_with = NULL")
+    assert mem.indexed_otherwise() == 4
+    mem.close()
+
+
+def test_the_index_version_names_the_llm_only_when_it_judges(tmp_path: Path) -> None:
+    """A capable LLM that may judge criticality is part of what decides the verdicts;
+    one told never to judge is not."""
+    versions = []
+    judges = (("a", None, "auto"), ("b", FakeLLM(), "auto"), ("c", FakeLLM(), "never"))
+    for name, llm, use in judges:
+        mem = _memory(str(tmp_path / f"{name}.db"), llm=llm, use_llm=use)
+        versions.append(mem.pipeline.index_version)
+        mem.close()
+    assert versions[0] != versions[1] and versions[0] == versions[2]
 
 
 def test_notes_in_another_memory_layers_style_are_the_users(store_url: str) -> None:

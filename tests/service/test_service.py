@@ -159,6 +159,10 @@ def test_reindex_judges_one_tenants_user_again(service) -> None:
     _add(a, "sam", "I am allergic to penicillin.", infer=False)
     _add(a, "sam", "I painted the fence.", infer=False)
     _add(b, "sam", "I take warfarin.", infer=False)
+    mem = service[1]
+    with mem.store.transaction():  # as if indexed by an earlier release
+        mem.store.db.execute("UPDATE memories SET indexed_with = 'visibility-earlier'")
+    assert a("GET", "/v1/stats").json()["indexed_otherwise"] == 2
     r = a("POST", "/v1/users/sam/reindex")
     assert r.json() == {
         "user_id": "sam",
@@ -166,9 +170,27 @@ def test_reindex_judges_one_tenants_user_again(service) -> None:
         "statements_restored": 0,
         "queued": False,
     }
+    assert a("GET", "/v1/stats").json()["indexed_otherwise"] == 0
+    assert b("GET", "/v1/stats").json()["indexed_otherwise"] == 1  # B's own, untouched
     assert a("POST", "/v1/users/nobody/reindex").status_code == 404
     ctx = a("POST", "/v1/users/sam/context", json={"query": "a cold remedy", "k": 2}).json()
     assert all("warfarin" not in item["text"] for item in ctx["items"])
+
+
+def test_a_start_warns_of_memories_indexed_by_another_version(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    mem = _memory(tmp_path / "old.db")
+    mem.add("I am allergic to penicillin.", user_id="sam", infer=False)
+    with TestClient(create_app(mem)), caplog.at_level("WARNING", logger="logicmem.service"):
+        pass
+    assert "indexed by another version" not in caplog.text
+    with mem.store.transaction():  # as if written before versions were kept
+        mem.store.db.execute("UPDATE memories SET indexed_with = NULL")
+    with TestClient(create_app(mem)), caplog.at_level("WARNING", logger="logicmem.service"):
+        pass
+    assert "1 memory was indexed by another version" in caplog.text
+    mem.close()
 
 
 def test_reindex_restores_a_statement_merged_as_a_repeat(service, monkeypatch) -> None:

@@ -58,6 +58,9 @@ def test_extract_mode_picks_a_registered_extractor(tmp_path: Path, plugins: Reco
         mem.add("I keep bees on the roof.", user_id="ana")
         assert [m.text for m in mem.get_all(user_id="ana")] == ["I KEEP BEES ON THE ROOF."]
         assert plugins.seen == ["I KEEP BEES ON THE ROOF."]  # registered hooks run too
+        # a hook without a version is known by its class in the version memories carry
+        assert "test_registries.Recorder" in mem.pipeline.index_version.split("+")
+        assert mem.indexed_otherwise() == 0
 
 
 def test_auto_uses_the_llm_extractor_only_when_the_llm_is_capable(tmp_path: Path) -> None:

@@ -302,6 +302,14 @@ def stats(args: argparse.Namespace) -> int:
     else:
         for key, value in data.items():
             print(f"{key:<14} {value}")
+    stale = data["index"]["indexed_otherwise"]
+    if stale:
+        print(
+            f"note: {stale} {'memory was' if stale == 1 else 'memories were'} indexed by another "
+            "version of the rules or settings (an upgrade, or a changed [visibility] "
+            "setting); run `logicmem reindex` to judge them again",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -214,6 +214,15 @@ def create_app(
         # Load weights and train classifiers now, not on the first requests (seconds), for
         # a memory given as for one of its own.
         app.state.memory.warm_up()
+        stale = app.state.memory.indexed_otherwise()
+        if stale:  # an upgrade or a changed setting: the operator decides when to reindex
+            log.warning(
+                "%d %s indexed by another version of the rules or settings: "
+                "`logicmem reindex --all-users` (or POST /v1/users/{id}/reindex) judges "
+                "them again",
+                stale,
+                "memory was" if stale == 1 else "memories were",
+            )
         app.state.keys = KeyRing(app.state.memory.store)
         own_jobs = app.state.jobs is None
         if own_jobs:
@@ -581,6 +590,10 @@ def create_app(
         gauges = {
             "logicmem_pending_turns": ("turns stored but not yet extracted", st["pending_turns"]),
             "logicmem_memories": ("active memories in the store", st["memories"]),
+            "logicmem_memories_indexed_otherwise": (
+                "active memories indexed by other rules or settings (reindex them)",
+                mem.indexed_otherwise(),
+            ),
             "logicmem_jobs_queued": ("background jobs waiting", counts.get("queued", 0)),
             "logicmem_jobs_running": ("background jobs running", counts.get("running", 0)),
             "logicmem_jobs_succeeded": (

@@ -191,6 +191,8 @@ class TenantMemory:
             "pending_turns": int(row["pending"]),
             "memories": int(row["active"]),
             "superseded": int(row["superseded"]),
+            # Indexed by other rules or settings (an upgrade): POST /users/{id}/reindex.
+            "indexed_otherwise": self.memory.indexed_otherwise(user_prefix=p),
             "backend": store.backend,
         }
 

@@ -161,8 +161,15 @@ class Store(ABC):
     def pending_turns(self) -> int: ...
 
     @abstractmethod
-    def mark_indexed(self, memory_ids: Sequence[str]) -> None:
-        """The write hooks have run on these memories."""
+    def mark_indexed(self, memory_ids: Sequence[str], version: str) -> None:
+        """The write hooks have run on these memories; ``version`` names those hooks (their
+        code, data and settings: ``WritePipeline.index_version``)."""
+
+    @abstractmethod
+    def indexed_otherwise(self, version: str, *, user_prefix: str = "") -> int:
+        """How many active, indexed memories (of the users whose ids start with
+        ``user_prefix``) were indexed by write hooks other than ``version``: by an earlier
+        release, under other settings, or before versions were kept."""
 
     @abstractmethod
     def mark_unindexed(self, user_id: str) -> int:

@@ -320,6 +320,9 @@ CREATE TABLE text_vectors (
         "m008_turns_by_session",
         "CREATE INDEX turns_by_session ON turns (user_id, session_id, seq);",
     ),
+    # Which version of the write hooks (their code, data and settings) last indexed a
+    # memory (``WritePipeline.index_version``); NULL: indexed before versions were kept.
+    (9, "m009_indexed_with", "ALTER TABLE memories ADD COLUMN indexed_with TEXT;"),
 ]
 
 CREATE_MIGRATIONS_TABLE = """

@@ -303,6 +303,9 @@ CREATE TABLE text_vectors (
         "m008_turns_by_session",
         "CREATE INDEX turns_by_session ON turns (user_id, session_id, seq);",
     ),
+    # Which version of the write hooks (their code, data and settings) last indexed a
+    # memory (``WritePipeline.index_version``); NULL: indexed before versions were kept.
+    (9, "m009_indexed_with", "ALTER TABLE memories ADD COLUMN indexed_with TEXT;"),
 ]
 
 CREATE_MIGRATIONS_TABLE = """
@@ -353,7 +356,11 @@ SELECT {MEMORY_COLUMNS}, embedding FROM memories WHERE id IN ({{marks}}) AND sta
 CLAIM_INDEX = """
 UPDATE memories SET index_claim = ?, updated_at = ?
 WHERE id = ? AND index_claim IS NOT DISTINCT FROM ?"""
-MARK_INDEXED = "UPDATE memories SET index_claim = NULL WHERE id IN ({marks})"
+MARK_INDEXED = "UPDATE memories SET index_claim = NULL, indexed_with = ? WHERE id IN ({marks})"
+# Active memories the current write hooks' version did not index (``Store.indexed_otherwise``).
+COUNT_INDEXED_OTHERWISE = """
+SELECT COUNT(*) AS n FROM memories WHERE status = 'active' AND index_claim IS NULL
+    AND indexed_with IS DISTINCT FROM ? AND substr(user_id, 1, ?) = ?"""
 # Index again: every active memory of a user unindexed and unclaimed (''; a write leaves
 # its own claim), so ``claim_unindexed`` hands it to whoever resumes.
 MARK_UNINDEXED = "UPDATE memories SET index_claim = '' WHERE user_id = ? AND status = 'active'"

@@ -350,12 +350,17 @@ class SQLStore(Store):
                 sql.FINISH_TURN, [(t.user_id, t.session_id, t.turn_id) for t in turns]
             )
 
-    def mark_indexed(self, memory_ids: Sequence[str]) -> None:
+    def mark_indexed(self, memory_ids: Sequence[str], version: str) -> None:
         ids = list(memory_ids)
         with self.transaction():
             for i in range(0, len(ids), 500):
                 chunk = ids[i : i + 500]
-                self.db.execute(sql.MARK_INDEXED.format(marks=marks(len(chunk))), chunk)
+                self.db.execute(sql.MARK_INDEXED.format(marks=marks(len(chunk))), [version, *chunk])
+
+    def indexed_otherwise(self, version: str, *, user_prefix: str = "") -> int:
+        with self.errors():
+            params = (version, len(user_prefix), user_prefix)
+            return int(self.db.execute(sql.COUNT_INDEXED_OTHERWISE, params).fetchone()["n"])
 
     def mark_unindexed(self, user_id: str) -> int:
         with self.transaction():

@@ -10,8 +10,11 @@ extractor needs one. A write hook registers a factory ``(store, embedder, llm, S
 
 from __future__ import annotations
 
+import functools
+import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -54,9 +57,37 @@ def subject_of(turn: Turn) -> str:
 
 
 class WriteHook(Protocol):
-    """Called after new memories are committed (routes index them: criticality, keys)."""
+    """Called after new memories are committed (routes index them: criticality, keys).
+    A hook may also have a ``version`` (a string naming what decides its output: its code,
+    data and settings), so that a store can tell which memories an earlier version indexed
+    (``Store.indexed_otherwise``); one without is known by its class (``hook_version``)."""
 
     def on_added(self, scope: Scope, entries: list[MemoryEntry], vectors: np.ndarray) -> None: ...
+
+
+def hook_version(hook: WriteHook) -> str:
+    """The hook's ``version``, or its class's module and name when it has none."""
+    version = getattr(hook, "version", None)
+    return str(version) if version else f"{type(hook).__module__}.{type(hook).__qualname__}"
+
+
+@functools.cache
+def package_digest(*parts: str) -> str:
+    """The first 12 hex digits of a SHA-256 over the installed package's files under
+    ``parts`` (paths relative to the package, files or folders: "routes/visible",
+    "data/places.json"), each file's path and bytes in path order; compiled files left out."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for part in parts:
+        base = root / part
+        if not base.exists():
+            raise FileNotFoundError(f"package_digest: {part} is not part of the package")
+        files = [base] if base.is_file() else sorted(base.rglob("*"))
+        for path in files:
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
 
 
 EXTRACTORS: Registry[Extractor] = Registry("extractor")

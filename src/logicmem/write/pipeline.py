@@ -28,6 +28,7 @@ from logicmem.write.base import (
     ExtractionError,
     Extractor,
     WriteHook,
+    hook_version,
 )
 from logicmem.write.categorize import PrototypeCategorizer
 from logicmem.write.novelty import adds_information
@@ -89,6 +90,12 @@ class WritePipeline:
         self.categorizer = PrototypeCategorizer(embedder)
         self.hooks: list[WriteHook] = list(hooks)
 
+    @property
+    def index_version(self) -> str:
+        """The version of the write hooks, stamped on each memory they index: their
+        versions joined, or ``none`` when no hook is on."""
+        return "+".join(hook_version(hook) for hook in self.hooks) or "none"
+
     def extractor(self) -> Extractor:
         """The extractor ``extract.mode`` names in ``EXTRACTORS``; ``auto``: the LLM one
         when the LLM is capable (a configured server), else the rules."""
@@ -141,7 +148,7 @@ class WritePipeline:
             for i in range(0, len(ids), INDEX_BATCH):
                 batch = ids[i : i + INDEX_BATCH]
                 self._index(scope, self.store.indexable(batch))
-                self.store.mark_indexed(batch)
+                self.store.mark_indexed(batch, self.index_version)
         return result
 
     def _process(self, turns: list[Turn], infer: bool, result: AddResult) -> None:
@@ -280,7 +287,7 @@ class WritePipeline:
         # The hooks index what was committed, outside the write lock (they call models);
         # until they finish, the memories stay claimed and ``resume`` would index them.
         self._index(scope, [(m, v) for m, v in added if m.status == "active"])
-        self.store.mark_indexed([m.id for m, _ in added])
+        self.store.mark_indexed([m.id for m, _ in added], self.index_version)
 
     def _index(self, scope: Scope, new: list[tuple[MemoryEntry, np.ndarray]]) -> None:
         if new:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Callable, Sequence
 
@@ -30,6 +32,7 @@ from logicmem.routes.visible.text import (
 )
 from logicmem.store.base import Store
 from logicmem.types import MemoryEntry, Scope
+from logicmem.write.base import package_digest
 from logicmem.write.rules import own_words, reported
 
 MAX_KEYS = 400  # anticipation keys kept per memory
@@ -292,6 +295,23 @@ def about_user(text: str, user_id: str, aliases: Sequence[str] = ()) -> bool:
     return _FIRST_PERSON.search(text) is not None or not _someone_named_later(text)
 
 
+# What the indexer's verdicts follow besides its settings: the route's code, the write
+# path's reading of sentences it borrows, the prompts, and the data it learns from. Any
+# change to these makes a new ``VisibilityIndexer.version``.
+INDEX_SOURCES = (
+    "routes/visible",
+    "write",
+    "prompting.py",
+    "data/anticipation",
+    "data/criticality.json",
+    "data/criticality_examples.json",
+    "data/personal_logic_examples.json",
+    "data/conversation_examples.json",
+    "data/medicine_names.json",
+    "data/places.json",
+)
+
+
 class VisibilityIndexer:
     """A write hook: criticality rows and anticipation keys for every new memory."""
 
@@ -309,6 +329,19 @@ class VisibilityIndexer:
         self.kb = kb or load_kb()
         self.cache = VectorCache(store, embedder)
         self.assessor = CriticalityAssessor(self.kb, self.cache, settings.critical_min)
+
+    @property
+    def version(self) -> str:
+        """``visibility-`` and 12 hex digits of a SHA-256 over the package's
+        ``INDEX_SOURCES`` and the settings the verdicts follow (the criticality floor, and
+        the LLM that judges, when one may and is capable). A store stamps it on each memory indexed
+        (``Store.indexed_otherwise``): after an upgrade or a changed setting, the memories
+        indexed before are counted, and ``Memory.reindex`` judges them again."""
+        llm = self._llm() if self.settings.use_llm != "never" else None
+        judge = llm.name if llm is not None and llm.capable else ""
+        decides = {"critical_min": self.settings.critical_min, "llm": judge}
+        text = f"{package_digest(*INDEX_SOURCES)}\0{json.dumps(decides, sort_keys=True)}"
+        return "visibility-" + hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def warm_up(self) -> None:
         """Build the criticality classifier now rather than on the first write."""
