@@ -165,6 +165,27 @@ def test_a_family_members_slot_is_not_replaced_by_the_speakers_own(tmp_path: Pat
     assert "m's brother lives in Paris." not in active and "m moved to Denver." in active
 
 
+def test_a_shift_a_freelance_job_and_gym_days_said_anew_replace_the_old(tmp_path: Path) -> None:
+    mem = _memory(tmp_path, None)
+    for text in (
+        "My husband works nights at the hospital.",
+        "I freelance as a graphic designer.",
+        "I go to the gym on Mondays and Wednesdays.",
+    ):
+        mem.add(text, user_id="m", timestamp="2024-01-01")
+    for text in (
+        "My husband switched to day shifts.",
+        "I took a full-time job as an art director at a studio.",
+        "I go to the gym on Tuesdays and Thursdays now.",
+    ):
+        assert len(mem.add(text, user_id="m", timestamp="2024-06-01").superseded) == 1, text
+    assert {e.text for e in mem.get_all(user_id="m")} == {
+        "m's husband switched to day shifts.",
+        "m took a full-time job as an art director at a studio.",
+        "m goes to the gym on Tuesdays and Thursdays now.",
+    }
+
+
 def test_a_late_arriving_older_statement_does_not_supersede(tmp_path: Path) -> None:
     mem = _memory(tmp_path, None)
     mem.add("I moved to Denver.", user_id="m", timestamp="2024-06-01")

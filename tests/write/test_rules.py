@@ -741,6 +741,38 @@ def test_a_new_contact_said_as_a_label_a_shift_and_daycare_are_slots() -> None:
     ]
 
 
+def test_working_nights_is_a_shift_and_freelancing_as_a_job_is_an_occupation() -> None:
+    nights = "Maya's husband works nights at the hospital."
+    assert held_slots(nights) == {"shift": ("maya's husband", "night")}
+    assert conflicts("Maya's husband switched to day shifts.", nights) == ["shift"]
+    assert conflicts("Maya's husband is on the night shift, it's tiring.", nights) == []
+    assert held_slots("Maya works overnights at the airport.") == {"shift": ("maya", "overnight")}
+    for some_nights in ("works nights this week", "works evenings on weekends"):
+        assert held_slots(f"Maya {some_nights} at the store.") == {}
+    freelance = "Maya freelances as a graphic designer."
+    assert held_slots(freelance) == {"occupation": ("maya", "graphic designer")}
+    assert conflicts("Maya took a full-time job as an art director at Pixar.", freelance) == [
+        "occupation"
+    ]
+    assert held_slots("Maya freelances on the side as a photographer.") == {}  # a side job
+
+
+def test_a_weekly_habit_moved_to_other_days_now_is_a_changed_value() -> None:
+    gym = "Maya goes to the gym on Mondays and Wednesdays."
+    assert conflicts("Maya goes to the gym on Tuesdays and Thursdays now.", gym) == ["value"]
+    assert conflicts("Maya goes to the gym on Fridays instead.", gym) == ["value"]
+    for not_changed in (
+        "Maya goes to the gym on Fridays now too.",  # a day added
+        "Maya goes to the gym on Tuesdays and Thursdays.",  # maybe a second habit
+        "Maya is going to the gym on Fridays this month now.",  # not every week
+        "Maya went to the gym on Tuesday.",  # an occasion
+        "Maya goes to the pool on Fridays now.",  # another habit
+        "Maya's son goes to the gym on Fridays now.",  # someone else's
+    ):
+        assert conflicts(not_changed, gym) == [], not_changed
+    assert conflicts("Maya goes to the gym on Mondays and Wednesdays now.", gym) == []
+
+
 def test_a_couple_married_is_the_relationship_of_either() -> None:
     engaged = "Maya is engaged to Chris."
     assert conflicts("Chris and Maya got married last Saturday!", engaged) == ["relationship"]

@@ -182,7 +182,9 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         "occupation",
         # The job is one or two words, never a following function word ("as a nurse to").
         re.compile(
-            r"\b(?:works|working|job) as an?\s+(?P<v>[a-z]+(?: (?!" + _FUNCTION + r"\b)[a-z]+)?)"
+            r"\b(?:works|working|job|freelances|freelancing) as an?\s+(?P<v>[a-z]+(?: (?!"
+            + _FUNCTION
+            + r"\b)[a-z]+)?)"
             # "is a nurse at St. Mary's": a job word, said with where it is held
             r"|\b(?:is|am|'m|are|'re)\s+(?:now\s+)?an?\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:"
             + "|".join(OCCUPATIONS.split())
@@ -243,12 +245,16 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
-        # The shift worked: "works night shifts" -> "moved to day shifts".
+        # The shift worked: "works night shifts" -> "moved to day shifts"; "works nights"
+        # as a habit, not for some nights ("works nights this week", "on weekends").
         "shift",
         re.compile(
             r"\b(?:works?|working|on|moved to|switched to|switching to|back to|"
             r"started|doing|does)\s+(?:the\s+)?(?P<v>night|day|evening|overnight|morning|"
             r"graveyard|early|late|swing)\s+shifts?\b"
+            r"|\b(?:works?|working)\s+(?:mostly\s+|only\s+)?(?P<nights>night|overnight|evening)s"
+            r"\b(?!\s+(?:this|next|last|until|for|on|when|during|over|sometimes|occasionally|once|"
+            r"twice|now and then)\b)"
         ),
     ),
     (
@@ -540,7 +546,7 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         said = said or ("no meat" if groups.get("nomeat") else "")
         said = said or groups.get("year") or groups.get("care") or groups.get("job") or ""
         said = said or groups.get("raised") or groups.get("held") or ""
-        said = said or groups.get("dating") or groups.get("wed") or ""
+        said = said or groups.get("dating") or groups.get("wed") or groups.get("nights") or ""
         said = said or (f"{groups['grader']} grade" if groups.get("grader") else "")
         said = "alone" if groups.get("alone") else said
         if name == "tenure":
@@ -869,7 +875,7 @@ def conflicts(new_text: str, old_text: str, only: Mapping[str, str] | None = Non
         and "household" not in found
     ):
         found.append("household")
-    if value_changed(new_text, old_text):
+    if value_changed(new_text, old_text) or schedule_changed(new_text, old_text):
         found.append("value")
     return found
 
@@ -912,6 +918,55 @@ def measures(text: str) -> bool:
     speaker's own words."""
     text = own_words(text)
     return any(t.kind == "quantity" for t in tokens(text)) and not is_past(text)
+
+
+# Days said in the plural are a weekly habit's ("goes to the gym on Mondays"); one day
+# ("on Monday") is an occasion's.
+_DAYS = frozenset(f"{day}s" for day in WEEKDAYS)
+# A day added, or a week that is not every week: "on Fridays too", "this month".
+_NOT_INSTEAD = re.compile(
+    r"\b(?:too|also|as well|in addition|additionally|another|extra|plus|this|next|last|"
+    r"sometimes|occasionally|some|most|every other)\b",
+    re.IGNORECASE,
+)
+
+
+def _schedule(text: str) -> tuple[tuple[str, ...], frozenset[str]] | None:
+    """The sentence with its run of weekdays in the plural masked (once), and those days;
+    None without such days. "now" and "instead" are no part of it."""
+    frame: list[str] = []
+    days: set[str] = set()
+    for token in tokens(text):
+        if token.norm in _DAYS:
+            days.add(token.norm)
+            if not frame or frame[-1] != "#days":
+                frame.append("#days")
+        elif token.norm not in ("now", "instead"):
+            frame.append("#" if token.kind in VALUE_KINDS else stem(token.norm))
+    return (tuple(frame), frozenset(days)) if days else None
+
+
+def schedules(text: str) -> bool:
+    """``text`` states a weekly habit by its days, now ("goes to the gym on Mondays and
+    Wednesdays"), in the speaker's own words."""
+    text = own_words(text)
+    return _schedule(text) is not None and not is_past(text)
+
+
+def schedule_changed(new_text: str, old_text: str) -> bool:
+    """Same habit, other days, said as a change: "goes to the gym on Tuesdays and
+    Thursdays now" (or "instead") after "... on Mondays and Wednesdays". Not a day added
+    ("on Fridays too"), a week that is not every week ("this month"), nor other days
+    said without "now", which may be a second habit of the kind (two classes)."""
+    if not (schedules(new_text) and schedules(old_text)):
+        return False
+    new, old = own_words(new_text), own_words(old_text)
+    if not re.search(r"\b(?:now|instead)\b", new, re.IGNORECASE):
+        return False
+    if _NOT_INSTEAD.search(new) or _NOT_INSTEAD.search(old):
+        return False
+    (new_frame, new_days), (old_frame, old_days) = _schedule(new), _schedule(old)  # type: ignore[misc]
+    return new_frame == old_frame and new_days != old_days
 
 
 def _frame(text: str) -> tuple[tuple[str, ...], tuple[Token, ...]]:
