@@ -902,6 +902,23 @@ def test_walking_without_an_aid_ends_using_it_not_a_walk_without_something() -> 
     assert detect("Maya went for a walk without Maya's phone.", "Maya") is None
 
 
+def test_walking_on_ones_own_again_ends_whichever_aid_they_used() -> None:
+    alone = "Maya's dad is walking on his own now."
+    assert _ends(alone, "Maya's dad uses a walker since his stroke.")
+    assert not _ends(alone, "Maya's son uses a walker.")  # not the dad's
+    assert not _ends(alone, "Maya's dad uses a wheelchair for long distances.")  # kept so
+    again = "Maya's son is walking again!"
+    assert _ends(again, "Maya's son is on crutches after soccer.")
+    assert not _ends(again, "Maya's son stopped his evening walks.")  # no aid
+    assert _ends("Maya is finally walking unaided.", "Maya is in a wheelchair after the fall.")
+    for no_aid_given_up in (
+        "Maya's son is walking to school on his own now.",
+        "Maya's dad tried walking on his own today.",
+        "Maya's son walked home on his own.",
+    ):
+        assert detect(no_aid_given_up, "Maya") is None, no_aid_given_up
+
+
 def test_an_illness_gone_ends_having_it_not_a_liking() -> None:
     gone = "Maya said: The snow is gone."
     assert not _ends(gone, "Maya loves snow.")

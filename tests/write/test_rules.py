@@ -757,6 +757,19 @@ def test_working_nights_is_a_shift_and_freelancing_as_a_job_is_an_occupation() -
     assert held_slots("Maya freelances on the side as a photographer.") == {}  # a side job
 
 
+def test_the_home_rented_is_the_dwelling_a_move_replaces() -> None:
+    rented = "Maya rents a studio apartment downtown."
+    assert held_slots(rented)["dwelling"] == ("maya", "studio")
+    assert "dwelling" in conflicts("Maya moved into a townhouse with Maya's boyfriend.", rented)
+    for not_home in (
+        "Maya and family are renting a cabin for the weekend.",
+        "Maya rents a beach house every summer.",
+        "Maya rents an apartment to students.",
+        "Maya rents out the basement apartment.",
+    ):
+        assert "dwelling" not in held_slots(not_home), not_home
+
+
 def test_a_weekly_habit_moved_to_other_days_now_is_a_changed_value() -> None:
     gym = "Maya goes to the gym on Mondays and Wednesdays."
     assert conflicts("Maya goes to the gym on Tuesdays and Thursdays now.", gym) == ["value"]

@@ -596,6 +596,7 @@ def detect(text: str, subject: str) -> Retraction | None:
         or _trained(text, subject)
         or _weaned(text, subject)
         or _cleared(text, subject)
+        or _unaided(text, subject)
         or _admitted(text, subject)
         or _foster_ended(text, subject)
     )
@@ -711,6 +712,26 @@ def _cleared_from(retraction: Retraction, fact: str, subject: str) -> bool:
     have = set(content_lemmas(fact, subject))
     rested = "bed rest" in kept.group().lower() and bool(wanted & _RESTING)
     return rested or all(_kin_in(w, have) for w in wanted)
+
+
+# Walking unaided: "Dad is walking on his own now", "my son is walking again" ends using a
+# walking aid said of them (``MOBILITY_AIDS``), whichever it was; not walking somewhere on
+# one's own ("is walking to school on his own" is no aid given up), nor a try.
+UNAIDED = "walking unaided"
+_UNAIDED = (
+    r"(?:walking|getting\s+around)\s+(?:again|unaided|unassisted|independently|"
+    r"on\s+(?:his|her|their|my|our)\s+own|by\s+(?:him|her|my|them)sel(?:f|ves))\b"
+    r"(?!\s+(?:to|from|home|there|into|around|in|at|for|with|on|down|up|over)\b)"
+    r"(?![^.;!?]*\b(?:to\s+school|to\s+work|to\s+the)\b)"
+)
+
+
+def _unaided(text: str, subject: str) -> Retraction | None:
+    """The subject (or a member, group ``m``) walking without help now (``_UNAIDED``)."""
+    found = re.search(_doer_lead(subject) + _UNAIDED, text, re.IGNORECASE)
+    if found is None:
+        return None
+    return Retraction("ending", UNAIDED, "walking aid", whose=_member(found))
 
 
 # Admitted where one applied: "my son got into Michigan" ends "is applying to colleges",
@@ -2806,6 +2827,10 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return theirs and aimed.search(fact) is not None and _holds_now(fact, subject)
     if retraction.cue == CLEARED:
         return _cleared_from(retraction, fact, subject)
+    if retraction.cue == UNAIDED:  # a walking aid of the same one's, used for walking now
+        member = lemma(retraction.whose) if retraction.whose else None
+        aid = "mobility_aid" in slots_of(fact)  # not one kept for long distances
+        return aid and _whose(fact, subject) == member and _holds_now(fact, subject)
     if retraction.cue == GROUP_ENDED and not _A_GROUP.search(fact):
         return False  # a group by its name ends only a fact that calls it one
     if retraction.cue == FOSTER_ENDED:
@@ -3509,8 +3534,8 @@ _HAS_IT = re.compile(
 _NO_FLOOR = frozenset((
     TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, OVER, GONE, GROUP_ENDED, SOBER, BACK_AT_WORK,
     REMISSION, JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, CONCEIVED, GOAL_WEIGHT, TRAINED,
-    WEANED, RETURNED, CLEARED, ADMITTED, FOSTER_ENDED, VISIT_ENDED, "moved out", "paid off",
-    "paid back",
+    WEANED, RETURNED, CLEARED, UNAIDED, ADMITTED, FOSTER_ENDED, VISIT_ENDED, "moved out",
+    "paid off", "paid back",
 ))  # fmt: skip
 
 

@@ -140,6 +140,13 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"(?:in\s+)?(?:a|an|the|our|my)\s+(?:new\s+)?(?P<v>(?:[\w-]+\s+){0,3}?"
             r"(?:apartment|flat|house|condo|townhouse|townhome|walk-?up|studio|bungalow|duplex|"
             r"cottage|loft|trailer|mobile home|dorm|basement suite))\b"
+            # the home rented: "we're renting a two-bedroom apartment"; not a place rented
+            # for a while ("a cabin for the weekend", "a beach house every summer")
+            r"|\b(?:rent|rents|renting)\s+(?:a|an|our|my)\s+(?P<rented>(?:[\w-]+\s+){0,3}?"
+            r"(?:apartment|flat|house|condo|townhouse|townhome|walk-?up|studio|bungalow|duplex|"
+            r"loft|basement suite))\b"
+            r"(?![^.;!?]*\b(?:every|each|for the|for a|for two|for three|this|next|on vacation|"
+            r"in the summer|over the|to\s+(?:a|an|the|my|our|students|tenants))\b)"
         ),
     ),
     (
@@ -547,6 +554,7 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         said = said or groups.get("year") or groups.get("care") or groups.get("job") or ""
         said = said or groups.get("raised") or groups.get("held") or ""
         said = said or groups.get("dating") or groups.get("wed") or groups.get("nights") or ""
+        said = said or groups.get("rented") or ""
         said = said or (f"{groups['grader']} grade" if groups.get("grader") else "")
         said = "alone" if groups.get("alone") else said
         if name == "tenure":
