@@ -2304,6 +2304,15 @@ def test_a_member_and_someone_named_parted_ends_their_relationship() -> None:
     assert _ends("Maya said: Kim and Maya's brother split up.", dating)
     assert not _ends("Maya's brother and Kim broke up.", "Maya's son is dating a girl named Kim.")
     assert detect("Maya's brother and Kim broke up the fight.", "Maya") is None
+    # "he" for the member the sentence opens with, and no one else named before it
+    told = "Maya's brother was heartbroken, he and Kim broke up."
+    assert _ends(told, dating)
+    assert not _ends(told, "Maya's son is dating a girl named Kim.")
+    for unsure in (
+        "Maya's brother met Ana, he and Kim broke up.",  # he: the brother, or Ana's friend?
+        "Maya's daughter was sad, he and Kim broke up.",  # "he" is no daughter
+    ):
+        assert detect(unsure, "Maya") is None or not _ends(unsure, dating), unsure
 
 
 def test_moved_on_from_one_thing_to_the_next_ends_the_first() -> None:

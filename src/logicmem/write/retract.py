@@ -1014,13 +1014,20 @@ def _member_split_up(text: str, subject: str) -> Retraction | None:
         rf"(?P<n2>[A-Z][a-z]+)\s+and\s+{member.format(2)})\s+{_PARTED}",
         text,
     )
-    if found is None:
-        return None
-    name = _someone_else(found.group("n1") or found.group("n2"), subject)
-    if not name:
-        return None
-    member = (found.group("m1") or found.group("m2")).lower()
-    return Retraction("ending", PARTED, f"{member} {name}")
+    if found is not None:
+        name = _someone_else(found.group("n1") or found.group("n2"), subject)
+        member = (found.group("m1") or found.group("m2")).lower()
+        return Retraction("ending", PARTED, f"{member} {name}") if name else None
+    # "he" or "she" for the member the sentence opens with ("Maya's brother was
+    # heartbroken, he and Kim broke up"), read as ``_pronoun_leads`` reads it
+    for lead, who in _pronoun_leads(text, subject):
+        if not re.fullmatch(_KIN_WORDS, who, re.IGNORECASE):
+            continue  # someone named who is no member
+        found = re.search(rf"{lead}and\s+(?P<n>[A-Z][a-z]+)\s+{_PARTED}", text)
+        name = _someone_else(found.group("n"), subject) if found is not None else ""
+        if name:
+            return Retraction("ending", PARTED, f"{who} {name}")
+    return None
 
 
 def parted(retraction: Retraction | None, fact: str, subject: str) -> str:
