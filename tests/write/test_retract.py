@@ -919,6 +919,27 @@ def test_walking_on_ones_own_again_ends_whichever_aid_they_used() -> None:
         assert detect(no_aid_given_up, "Maya") is None, no_aid_given_up
 
 
+def test_military_service_ended_ends_serving_not_a_shift_or_a_hospital_stay() -> None:
+    navy = "Maya's husband is in the Navy."
+    for ended in (
+        "Maya's husband left the Navy in March.",
+        "Maya's husband was honorably discharged last week.",
+        "Maya's husband finished his service and he's home for good.",
+    ):
+        assert _ends(ended, navy), ended
+        assert not _ends(ended, "Maya's brother is in the Navy."), ended  # not the brother's
+    assert _ends("Maya got out of the Army.", "Maya is stationed in Germany with the Army.")
+    assert _ends("Maya left the Army.", "Maya works for the Army as an engineer.")
+    assert not _ends("Maya's husband left the Navy.", "Maya's husband likes the Navy team.")
+    for no_service_ended in (
+        "Maya's son was discharged from the hospital after his knee surgery.",
+        "Maya's husband finished his shift at the base.",
+        "Maya's husband left the Navy base for the weekend.",
+    ):
+        found = detect(no_service_ended, "Maya")
+        assert found is None or not _ends(no_service_ended, navy), no_service_ended
+
+
 def test_an_illness_gone_ends_having_it_not_a_liking() -> None:
     gone = "Maya said: The snow is gone."
     assert not _ends(gone, "Maya loves snow.")

@@ -770,6 +770,18 @@ def test_the_home_rented_is_the_dwelling_a_move_replaces() -> None:
         assert "dwelling" not in held_slots(not_home), not_home
 
 
+def test_full_or_part_time_at_work_is_a_slot_not_a_students_load() -> None:
+    part = "Maya works part-time at the library."
+    assert held_slots(part) == {"work_hours": ("maya", "part-time")}
+    assert conflicts("Maya went full-time at the library.", part) == ["work_hours"]
+    assert conflicts("Maya's husband went full time.", part) == []  # not Maya's
+    assert conflicts("Maya cut back to part-time after the baby.", "Maya works full time.") == [
+        "work_hours"
+    ]
+    for not_work_hours in ("Maya is a part-time student.", "Maya hired a part-time nanny."):
+        assert held_slots(not_work_hours) == {}, not_work_hours
+
+
 def test_a_weekly_habit_moved_to_other_days_now_is_a_changed_value() -> None:
     gym = "Maya goes to the gym on Mondays and Wednesdays."
     assert conflicts("Maya goes to the gym on Tuesdays and Thursdays now.", gym) == ["value"]

@@ -537,6 +537,10 @@ def detect(text: str, subject: str) -> Retraction | None:
     )
     if parting is not None:
         return parting
+    # before a job's ending: "left the Navy" ends serving in it, not a job at a place
+    served = _service_ended(text, subject)
+    if served is not None:
+        return served
     leads = [
         (lead, ""),
         *_member_leads(text, subject),
@@ -732,6 +736,37 @@ def _unaided(text: str, subject: str) -> Retraction | None:
     if found is None:
         return None
     return Retraction("ending", UNAIDED, "walking aid", whose=_member(found))
+
+
+# Military service ended: "my son finished his service", "Dad left the Navy", "was
+# honorably discharged". It ends serving, being stationed or deployed, said of the same one
+# now (``_SERVING``); not a shift finished, a base left, nor a discharge from a hospital.
+SERVICE_ENDED = "left the service"
+_BRANCH = (
+    r"(?:the\s+)?(?:Army|Navy|Air\s+Force|Marines|Marine\s+Corps|Coast\s+Guard|Space\s+Force|"
+    r"military|National\s+Guard|Reserves?)"  # not "the service", which may be a church's
+)
+_SERVICE_END = (
+    r"(?:(?:finished|completed|ended)\s+(?:his|her|their|my|our)\s+(?:military\s+)?"
+    r"(?:service|enlistment|tour\s+of\s+duty)"
+    rf"|(?:left|retired\s+from|separated\s+from|got\s+out\s+of)\s+{_BRANCH}"
+    rf"|(?:honorably\s+|medically\s+)?discharged(?:\s+from\s+{_BRANCH})?(?!\s+from\b))"
+    r"\b(?!\s+(?:base|hospital|recruiting|reserve\s+center)\b)"
+)
+_SERVING = re.compile(
+    rf"\b(?:(?:is|are|am|'s|'m|'re|serves|serving|enlisted|works|working)\s+"
+    rf"(?:now\s+|still\s+)?(?:in|with|for)\s+"
+    rf"{_BRANCH}|stationed|deployed|on\s+active\s+duty|active[- ]duty)\b",
+    re.IGNORECASE,
+)
+
+
+def _service_ended(text: str, subject: str) -> Retraction | None:
+    """The subject's (or a member's, group ``m``) military service told as ended."""
+    found = re.search(_doer_lead(subject) + _SERVICE_END, text, re.IGNORECASE)
+    if found is None:
+        return None
+    return Retraction("ending", SERVICE_ENDED, "service", whose=_member(found))
 
 
 # Admitted where one applied: "my son got into Michigan" ends "is applying to colleges",
@@ -2834,6 +2869,10 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return theirs and aimed.search(fact) is not None and _holds_now(fact, subject)
     if retraction.cue == CLEARED:
         return _cleared_from(retraction, fact, subject)
+    if retraction.cue == SERVICE_ENDED:  # serving, of the same one, now
+        member = lemma(retraction.whose) if retraction.whose else None
+        serving = _SERVING.search(fact) is not None
+        return serving and _whose(fact, subject) == member and _holds_now(fact, subject)
     if retraction.cue == UNAIDED:  # a walking aid of the same one's, used for walking now
         member = lemma(retraction.whose) if retraction.whose else None
         aid = "mobility_aid" in slots_of(fact)  # not one kept for long distances
@@ -3541,7 +3580,8 @@ _HAS_IT = re.compile(
 _NO_FLOOR = frozenset((
     TOLERATES, SWITCHED_TO, ACQUIRED, CALLED_OFF, OVER, GONE, GROUP_ENDED, SOBER, BACK_AT_WORK,
     REMISSION, JOB_FOUND, GOT_BACK, CAUGHT_UP, EVENT_DONE, CONCEIVED, GOAL_WEIGHT, TRAINED,
-    WEANED, RETURNED, CLEARED, UNAIDED, ADMITTED, FOSTER_ENDED, VISIT_ENDED, "moved out",
+    WEANED, RETURNED, CLEARED, UNAIDED, SERVICE_ENDED, ADMITTED, FOSTER_ENDED, VISIT_ENDED,
+    "moved out",
     "paid off", "paid back",
 ))  # fmt: skip
 

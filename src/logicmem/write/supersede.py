@@ -265,6 +265,18 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     (
+        # Full or part time at work: "works part-time at the library" -> "went full-time".
+        # Not a student's load or a help hired ("a part-time student", "a part-time nanny").
+        "work_hours",
+        re.compile(
+            r"\b(?:works?|working|employed|went|going|switched\s+to|moved\s+to|back\s+to|"
+            r"cut\s+(?:back|down)\s+to|(?:is|am|'m|are|'re)\s+(?:now\s+|still\s+)?)\s*"
+            r"(?P<v>part[- ]time|full[- ]time)\b"
+            r"(?!\s+(?:student|students|school|college|mba|degree|program|course|classes|nanny|"
+            r"babysitter|sitter|help|job|jobs|gig|position|role)\b)"
+        ),
+    ),
+    (
         # Where the work is done: "works from home" -> "back in the office full time". Said
         # with days ("from home on Fridays", "in the office three days a week"), a mix of
         # both. Not a day off the usual ("working from home today"), nor a plan.
@@ -507,6 +519,9 @@ _TOLD = {
     ("custody", "v"): "{who} has {v} custody.",
     ("mobility_aid", "aid"): "{who} uses {a} {v}.",
     ("shift", "v"): "{who} works {v} shifts.",
+    ("shift", "nights"): "{who} works {v}s.",
+    ("dwelling", "rented"): "{who} rents {a} {v}.",
+    ("work_hours", "v"): "{who} works {v}.",
     ("occupation", "v"): "{who} works as {a} {v}.",
     ("occupation", "job"): "{who} works as {a} {v}.",
     ("occupation", "raised"): "{who} works as {a} {v}.",
@@ -576,6 +591,8 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         value = re.sub(r"\s+", " ", said).strip(" .,").lower()
         if name == "grade":
             value = _grade(value)
+        if name == "work_hours":
+            value = value.replace(" ", "-")
         found[name] = (slot_holder(text, match.start()), value)
     found.update(_attributes(text))
     return found
