@@ -755,6 +755,10 @@ def test_working_nights_is_a_shift_and_freelancing_as_a_job_is_an_occupation() -
         "occupation"
     ]
     assert held_slots("Maya freelances on the side as a photographer.") == {}  # a side job
+    # told on their own when another slot of the same memory changes
+    both = "Maya works nights at the hospital and works part-time."
+    assert restated(both, {"shift"}, "maya") == ["Maya works part-time."]
+    assert restated(both, {"work_hours"}, "maya") == ["Maya works nights."]
 
 
 def test_the_home_rented_is_the_dwelling_a_move_replaces() -> None:
