@@ -907,11 +907,10 @@ def test_walking_on_ones_own_again_ends_whichever_aid_they_used() -> None:
     assert _ends(alone, "Maya's dad uses a walker since his stroke.")
     assert not _ends(alone, "Maya's son uses a walker.")  # not the dad's
     assert not _ends(alone, "Maya's dad uses a wheelchair for long distances.")  # kept so
-    again = "Maya's son is walking again!"
-    assert _ends(again, "Maya's son is on crutches after soccer.")
-    assert not _ends(again, "Maya's son stopped his evening walks.")  # no aid
+    assert not _ends(alone, "Maya's dad stopped his evening walks.")  # no aid
     assert _ends("Maya is finally walking unaided.", "Maya is in a wheelchair after the fall.")
     for no_aid_given_up in (
+        "Maya's grandma is walking again after her hip surgery.",  # often with the walker
         "Maya's son is walking to school on his own now.",
         "Maya's dad tried walking on his own today.",
         "Maya's son walked home on his own.",
@@ -933,6 +932,7 @@ def test_military_service_ended_ends_serving_not_a_shift_or_a_hospital_stay() ->
     assert not _ends("Maya's husband left the Navy.", "Maya's husband likes the Navy team.")
     for no_service_ended in (
         "Maya's son was discharged from the hospital after his knee surgery.",
+        "Maya's husband was discharged yesterday.",  # as often from a hospital
         "Maya's husband finished his shift at the base.",
         "Maya's husband left the Navy base for the weekend.",
     ):

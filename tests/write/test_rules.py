@@ -749,6 +749,8 @@ def test_working_nights_is_a_shift_and_freelancing_as_a_job_is_an_occupation() -
     assert held_slots("Maya works overnights at the airport.") == {"shift": ("maya", "overnight")}
     for some_nights in ("works nights this week", "works evenings on weekends"):
         assert held_slots(f"Maya {some_nights} at the store.") == {}
+    for not_held in ("hates working nights", "stopped working nights", "loves working part-time"):
+        assert held_slots(f"Maya {not_held}.") == {}, not_held  # a view of it, or its end
     freelance = "Maya freelances as a graphic designer."
     assert held_slots(freelance) == {"occupation": ("maya", "graphic designer")}
     assert conflicts("Maya took a full-time job as an art director at Pixar.", freelance) == [

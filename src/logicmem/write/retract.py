@@ -718,12 +718,12 @@ def _cleared_from(retraction: Retraction, fact: str, subject: str) -> bool:
     return rested or all(_kin_in(w, have) for w in wanted)
 
 
-# Walking unaided: "Dad is walking on his own now", "my son is walking again" ends using a
-# walking aid said of them (``MOBILITY_AIDS``), whichever it was; not walking somewhere on
-# one's own ("is walking to school on his own" is no aid given up), nor a try.
+# Walking unaided: "Dad is walking on his own now" ends using a walking aid said of them
+# (``MOBILITY_AIDS``), whichever it was; not walking somewhere on one's own ("is walking to
+# school on his own" is no aid given up), a try, nor "walking again" (often with the aid).
 UNAIDED = "walking unaided"
 _UNAIDED = (
-    r"(?:walking|getting\s+around)\s+(?:again|unaided|unassisted|independently|"
+    r"(?:walking|getting\s+around)\s+(?:unaided|unassisted|independently|"
     r"on\s+(?:his|her|their|my|our)\s+own|by\s+(?:him|her|my|them)sel(?:f|ves))\b"
     r"(?!\s+(?:to|from|home|there|into|around|in|at|for|with|on|down|up|over)\b)"
     r"(?![^.;!?]*\b(?:to\s+school|to\s+work|to\s+the)\b)"
@@ -750,7 +750,9 @@ _SERVICE_END = (
     r"(?:(?:finished|completed|ended)\s+(?:his|her|their|my|our)\s+(?:military\s+)?"
     r"(?:service|enlistment|tour\s+of\s+duty)"
     rf"|(?:left|retired\s+from|separated\s+from|got\s+out\s+of)\s+{_BRANCH}"
-    rf"|(?:honorably\s+|medically\s+)?discharged(?:\s+from\s+{_BRANCH})?(?!\s+from\b))"
+    # discharged from the service, said so: a bare "was discharged" is as often a hospital's
+    rf"|(?:honorably|medically|dishonorably)\s+discharged(?:\s+from\s+{_BRANCH})?(?!\s+from\b)"
+    rf"|discharged\s+from\s+{_BRANCH})"
     r"\b(?!\s+(?:base|hospital|recruiting|reserve\s+center)\b)"
 )
 _SERVING = re.compile(

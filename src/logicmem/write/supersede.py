@@ -259,7 +259,8 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"\b(?:works?|working|on|moved to|switched to|switching to|back to|"
             r"started|doing|does)\s+(?:the\s+)?(?P<v>night|day|evening|overnight|morning|"
             r"graveyard|early|late|swing)\s+shifts?\b"
-            r"|\b(?:works?|working)\s+(?:mostly\s+|only\s+)?(?P<nights>night|overnight|evening)s"
+            r"|\b(?:works?|(?:is|am|'m|are|'re|'s|been)\s+(?:now\s+|still\s+)?working)\s+"
+            r"(?:mostly\s+|only\s+)?(?P<nights>night|overnight|evening)s"
             r"\b(?!\s+(?:this|next|last|until|for|on|when|during|over|sometimes|occasionally|once|"
             r"twice|now and then)\b)"
         ),
@@ -269,7 +270,8 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         # Not a student's load or a help hired ("a part-time student", "a part-time nanny").
         "work_hours",
         re.compile(
-            r"\b(?:works?|working|employed|went|going|switched\s+to|moved\s+to|back\s+to|"
+            r"\b(?:works?|(?:is|am|'m|are|'re|'s|been)\s+(?:now\s+|still\s+)?working|employed|"
+            r"went|switched\s+to|moved\s+to|back\s+to|"
             r"cut\s+(?:back|down)\s+to|(?:is|am|'m|are|'re)\s+(?:now\s+|still\s+)?)\s*"
             r"(?P<v>part[- ]time|full[- ]time)\b"
             r"(?!\s+(?:student|students|school|college|mba|degree|program|course|classes|nanny|"
