@@ -661,12 +661,18 @@ _WEIGHT_AIMED = re.compile(
 )
 
 
-def _weight_reached(text: str, subject: str) -> Retraction | None:
-    """A weight aimed at and reached, by the subject or a member (``_WEIGHT_REACHED``)."""
-    found = re.search(_doer_lead(subject) + rf"(?:{_WEIGHT_REACHED})\b", text, re.IGNORECASE)
+def _doers(text: str, subject: str, pattern: str, cue: str, content: str) -> Retraction | None:
+    """``pattern`` said of the subject or a member (``_doer_lead``; group ``m``): an ending
+    with ``cue`` and a fixed ``content``, the member's."""
+    found = re.search(_doer_lead(subject) + f"(?:{pattern})", text, re.IGNORECASE)
     if found is None:
         return None
-    return Retraction("ending", GOAL_WEIGHT, "weight", whose=_member(found))
+    return Retraction("ending", cue, content, whose=_member(found))
+
+
+def _weight_reached(text: str, subject: str) -> Retraction | None:
+    """A weight aimed at and reached, by the subject or a member (``_WEIGHT_REACHED``)."""
+    return _doers(text, subject, rf"(?:{_WEIGHT_REACHED})\b", GOAL_WEIGHT, "weight")
 
 
 # Cleared to do what one was kept from: "my doctor cleared me to drive again" ends "can't
@@ -731,11 +737,8 @@ _UNAIDED = (
 
 
 def _unaided(text: str, subject: str) -> Retraction | None:
-    """The subject (or a member, group ``m``) walking without help now (``_UNAIDED``)."""
-    found = re.search(_doer_lead(subject) + _UNAIDED, text, re.IGNORECASE)
-    if found is None:
-        return None
-    return Retraction("ending", UNAIDED, "walking aid", whose=_member(found))
+    """The subject (or a member) walking without help now (``_UNAIDED``)."""
+    return _doers(text, subject, _UNAIDED, UNAIDED, "walking aid")
 
 
 # Military service ended: "my son finished his service", "Dad left the Navy", "was
@@ -764,11 +767,16 @@ _SERVING = re.compile(
 
 
 def _service_ended(text: str, subject: str) -> Retraction | None:
-    """The subject's (or a member's, group ``m``) military service told as ended."""
-    found = re.search(_doer_lead(subject) + _SERVICE_END, text, re.IGNORECASE)
-    if found is None:
-        return None
-    return Retraction("ending", SERVICE_ENDED, "service", whose=_member(found))
+    """The subject's (or a member's) military service told as ended (``_SERVICE_END``)."""
+    return _doers(text, subject, _SERVICE_END, SERVICE_ENDED, "service")
+
+
+# What an ending read by ``_doers`` ends: a fact of the same one's, held now, that this
+# says (``retracted``).
+_ENDS_WHAT: dict[str, Callable[[str], bool]] = {
+    UNAIDED: lambda fact: "mobility_aid" in slots_of(fact),  # not one kept for long distances
+    SERVICE_ENDED: lambda fact: _SERVING.search(fact) is not None,
+}
 
 
 # Admitted where one applied: "my son got into Michigan" ends "is applying to colleges",
@@ -2871,14 +2879,10 @@ def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
         return theirs and aimed.search(fact) is not None and _holds_now(fact, subject)
     if retraction.cue == CLEARED:
         return _cleared_from(retraction, fact, subject)
-    if retraction.cue == SERVICE_ENDED:  # serving, of the same one, now
+    if retraction.cue in _ENDS_WHAT:  # the same one's, said now
         member = lemma(retraction.whose) if retraction.whose else None
-        serving = _SERVING.search(fact) is not None
-        return serving and _whose(fact, subject) == member and _holds_now(fact, subject)
-    if retraction.cue == UNAIDED:  # a walking aid of the same one's, used for walking now
-        member = lemma(retraction.whose) if retraction.whose else None
-        aid = "mobility_aid" in slots_of(fact)  # not one kept for long distances
-        return aid and _whose(fact, subject) == member and _holds_now(fact, subject)
+        ends = _ENDS_WHAT[retraction.cue](fact)
+        return ends and _whose(fact, subject) == member and _holds_now(fact, subject)
     if retraction.cue == GROUP_ENDED and not _A_GROUP.search(fact):
         return False  # a group by its name ends only a fact that calls it one
     if retraction.cue == FOSTER_ENDED:
