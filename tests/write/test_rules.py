@@ -766,6 +766,8 @@ def test_working_nights_is_a_shift_and_freelancing_as_a_job_is_an_occupation() -
 def test_the_home_rented_is_the_dwelling_a_move_replaces() -> None:
     rented = "Maya rents a studio apartment downtown."
     assert held_slots(rented)["dwelling"] == ("maya", "studio")
+    # a home bought ends renting it: the dwelling is not told again as still rented
+    assert restated(rented, {"tenure"}, "maya") == []
     assert "dwelling" in conflicts("Maya moved into a townhouse with Maya's boyfriend.", rented)
     for not_home in (
         "Maya and family are renting a cabin for the weekend.",

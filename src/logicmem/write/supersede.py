@@ -522,7 +522,6 @@ _TOLD = {
     ("mobility_aid", "aid"): "{who} uses {a} {v}.",
     ("shift", "v"): "{who} works {v} shifts.",
     ("shift", "nights"): "{who} works {v}s.",
-    ("dwelling", "rented"): "{who} rents {a} {v}.",
     ("work_hours", "v"): "{who} works {v}.",
     ("occupation", "v"): "{who} works as {a} {v}.",
     ("occupation", "job"): "{who} works as {a} {v}.",
