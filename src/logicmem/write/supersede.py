@@ -984,15 +984,15 @@ def schedule_changed(new_text: str, old_text: str) -> bool:
     Thursdays now" (or "instead") after "... on Mondays and Wednesdays". Not a day added
     ("on Fridays too"), a week that is not every week ("this month"), nor other days
     said without "now", which may be a second habit of the kind (two classes)."""
-    if not (schedules(new_text) and schedules(old_text)):
-        return False
     new, old = own_words(new_text), own_words(old_text)
-    if not re.search(r"\b(?:now|instead)\b", new, re.IGNORECASE):
+    if is_past(new) or is_past(old) or not re.search(r"\b(?:now|instead)\b", new, re.I):
         return False
     if _NOT_INSTEAD.search(new) or _NOT_INSTEAD.search(old):
         return False
-    (new_frame, new_days), (old_frame, old_days) = _schedule(new), _schedule(old)  # type: ignore[misc]
-    return new_frame == old_frame and new_days != old_days
+    new_days, old_days = _schedule(new), _schedule(old)
+    if new_days is None or old_days is None:
+        return False
+    return new_days[0] == old_days[0] and new_days[1] != old_days[1]
 
 
 def _frame(text: str) -> tuple[tuple[str, ...], tuple[Token, ...]]:
