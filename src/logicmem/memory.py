@@ -447,10 +447,8 @@ class Memory:
         version and how many memories other versions indexed (``reindex`` judges them
         again: after an upgrade, their criticality follows the rules that were current)."""
         version = self.pipeline.index_version
-        return {
-            **self.store.stats(),
-            "index": {"version": version, "indexed_otherwise": self.indexed_otherwise()},
-        }
+        otherwise = self.store.indexed_otherwise(version)
+        return {**self.store.stats(), "index": {"version": version, "indexed_otherwise": otherwise}}
 
     def indexed_otherwise(self, *, user_prefix: str = "") -> int:
         """How many active memories (of users whose ids start with ``user_prefix``) were

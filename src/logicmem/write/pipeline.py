@@ -48,12 +48,11 @@ from logicmem.write.supersede import (
     bare_relations,
     conflicts,
     held_slots,
-    measures,
     only_one,
     restated,
     same_holder,
-    schedules,
     slots_of,
+    valued,
 )
 
 NEIGHBOURS = 50  # existing memories checked for duplicates and supersession per candidate
@@ -280,7 +279,7 @@ class WritePipeline:
                 added.append((entry, vectors[i]))
                 if kept is not None and entry.valid_until is not None:
                     self._keep(kept, entry, entry.valid_until, added, result)
-                if slots or measures(entry.text) or schedules(entry.text):
+                if slots or valued(entry.text):
                     result.superseded.extend(self._supersede(entry, existing, added, result))
                 result.superseded.extend(self._retract(entry, near, added, result))
             self._merge(merged, result)
@@ -412,9 +411,7 @@ class WritePipeline:
                 return bool(
                     retracted(own, subject, [replace(old, text=part)], embed, meaning=meaning)
                 )
-            if (slots_of(part) or measures(part) or schedules(part)) and conflicts(
-                entry.text, part
-            ):
+            if (slots_of(part) or valued(part)) and conflicts(entry.text, part):
                 return True
             ended = detect(part, subject)
             return restatable(ended) and bool(retracted(ended, subject, [entry], embed))
@@ -424,8 +421,7 @@ class WritePipeline:
     def _ends_later(self, entry: MemoryEntry, other: MemoryEntry) -> bool:
         """Whether ``other``, said after ``entry``, ends it (see ``_replaced_by``)."""
         subject, embed = _subject(entry), self.embedder.embed
-        valued = slots_of(entry.text) or measures(entry.text) or schedules(entry.text)
-        if valued and conflicts(other.text, entry.text):
+        if (slots_of(entry.text) or valued(entry.text)) and conflicts(other.text, entry.text):
             return True
         retraction = detect(other.text, subject)
         if retraction is not None:

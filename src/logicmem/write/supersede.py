@@ -93,6 +93,8 @@ _GETS_THERE = (
     r"(?:takes?|taking|rides?|riding)\s+the\s+(?P<transit>bus|train|subway|metro|tube|"
     r"tram|ferry|light rail))"
 )
+# Work held, said of it now: "works", "is working" (not "hates working", "stopped working").
+_WORKING = r"(?:works?|(?:is|am|'m|are|'re|'s|been)\s+(?:now\s+|still\s+)?working)"
 _AIDS = {"rollator": "walker", "walking stick": "cane"}
 _SIGHT = {"contact lenses": "contacts", "spectacles": "glasses"}
 _SCHOOL_KIND = (
@@ -259,7 +261,7 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"\b(?:works?|working|on|moved to|switched to|switching to|back to|"
             r"started|doing|does)\s+(?:the\s+)?(?P<v>night|day|evening|overnight|morning|"
             r"graveyard|early|late|swing)\s+shifts?\b"
-            r"|\b(?:works?|(?:is|am|'m|are|'re|'s|been)\s+(?:now\s+|still\s+)?working)\s+"
+            rf"|\b{_WORKING}\s+"
             r"(?:mostly\s+|only\s+)?(?P<nights>night|overnight|evening)s"
             r"\b(?!\s+(?:this|next|last|until|for|on|when|during|over|sometimes|occasionally|once|"
             r"twice|now and then)\b)"
@@ -270,8 +272,7 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         # Not a student's load or a help hired ("a part-time student", "a part-time nanny").
         "work_hours",
         re.compile(
-            r"\b(?:works?|(?:is|am|'m|are|'re|'s|been)\s+(?:now\s+|still\s+)?working|employed|"
-            r"went|switched\s+to|moved\s+to|back\s+to|"
+            rf"\b(?:{_WORKING}|employed|went|switched\s+to|moved\s+to|back\s+to|"
             r"cut\s+(?:back|down)\s+to|(?:is|am|'m|are|'re)\s+(?:now\s+|still\s+)?)\s*"
             r"(?P<v>part[- ]time|full[- ]time)\b"
             r"(?!\s+(?:student|students|school|college|mba|degree|program|course|classes|nanny|"
@@ -977,6 +978,12 @@ def schedules(text: str) -> bool:
     Wednesdays"), in the speaker's own words."""
     text = own_words(text)
     return _schedule(text) is not None and not is_past(text)
+
+
+def valued(text: str) -> bool:
+    """``text`` states a value a later sentence may change by the same words: a
+    measurement (``measures``) or a weekly habit's days (``schedules``)."""
+    return measures(text) or schedules(text)
 
 
 def schedule_changed(new_text: str, old_text: str) -> bool:
