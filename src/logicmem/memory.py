@@ -108,23 +108,31 @@ class Memory:
         return self.resume(user_id=user_id)
 
     def reindex(
-        self, *, user_id: str | None = None, defer: bool = False, merges: bool = True
+        self,
+        *,
+        user_id: str | None = None,
+        defer: bool = False,
+        merges: bool = True,
+        stale: bool = False,
     ) -> int:
         """Run the write hooks again over a user's active memories (every user's without
         ``user_id``), so that what they derive (which memories are standing constraints,
         and their keys) follows the current rules and knowledge resource, as after an
-        upgrade; returns how many memories were marked to be indexed again. Resumable:
-        the memories are marked first, and those a crash leaves marked are indexed by
-        ``resume`` (which opening the store runs). With ``defer``, only marked: a later
-        ``resume`` (a service job) indexes them. With ``merges`` (the default), the
-        statements once merged into a memory as repeats are judged again at once
-        (``rejudge_merges``)."""
+        upgrade; returns how many memories were marked to be indexed again. With
+        ``stale``, only the memories another version of the hooks indexed (those
+        ``indexed_otherwise`` counts): a second run after an upgrade, or one after a
+        reindex that was stopped, redoes nothing already current. Resumable: the memories
+        are marked first, and those a crash leaves marked are indexed by ``resume`` (which
+        opening the store runs). With ``defer``, only marked: a later ``resume`` (a
+        service job) indexes them. With ``merges`` (the default), the statements once
+        merged into a memory as repeats are judged again at once (``rejudge_merges``)."""
         if self.store.read_only:
             raise InputError("the store is open read-only: open it writable to reindex it")
         users = [user_id] if user_id is not None else self.store.users()
+        other_than = self.pipeline.index_version if stale else None
         count = 0
         for user in users:
-            count += self.store.mark_unindexed(user)
+            count += self.store.mark_unindexed(user, other_than=other_than)
             if not defer:
                 self.pipeline.resume(user_id=user)
         if merges:

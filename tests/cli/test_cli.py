@@ -136,10 +136,15 @@ def test_stats_says_to_reindex_memories_indexed_under_other_settings(
     monkeypatch.setenv("LOGICMEM_VISIBILITY_CRITICAL_MIN", "0.9")
     code, out, err = _run(capsys, "stats", "--json")
     assert code == 0 and json.loads(out)["index"]["indexed_otherwise"] == 1
-    assert "1 memory was indexed by another version" in err and "logicmem reindex" in err
-    _run(capsys, "reindex", "--user", "Bo")
+    assert "1 memory was indexed by another version" in err
+    assert "logicmem reindex --all-users --stale" in err
+    _run(capsys, "add", "I painted the fence.", "--user", "Ana")  # indexed as now
+    code, out, _ = _run(capsys, "reindex", "--all-users", "--stale")
+    assert code == 0 and out == "reindexed 1 memory indexed by another version of every user\n"
     code, out, err = _run(capsys, "stats", "--json")
     assert json.loads(out)["index"]["indexed_otherwise"] == 0 and err == ""
+    code, out, _ = _run(capsys, "reindex", "--user", "Bo", "--stale", "--json")
+    assert code == 0 and json.loads(out)["memories_reindexed"] == 0
     with pytest.raises(SystemExit) as exc:  # one of --user / --all-users
         main(["reindex"])
     assert exc.value.code == 2 and "--all-users" in capsys.readouterr().err

@@ -79,6 +79,13 @@ def _memory(store: str, llm: FakeLLM | None = None, **visibility: object) -> Mem
     return Memory(store, embedder=HashEmbedder(), llm=llm, config=config)
 
 
+def critical(m: Memory) -> set[str]:
+    """The texts of maya's memories judged standing constraints."""
+    rows = VisibleRepository.of(m.store).critical_memories(Scope("maya"))
+    texts = {e.id: e.text for e in m.get_all(user_id="maya")}
+    return {texts[r.memory_id] for r in rows}
+
+
 def _add(mem: Memory, *texts: str, user: str = "maya") -> None:
     for i, text in enumerate(texts):
         mem.add([{"content": text, "turn_id": f"t{len(mem.get_all(user_id=user))}-{i}"}],
@@ -358,12 +365,6 @@ def test_reindex_judges_stored_memories_again(
     ordinary = next(m for m in mem.get_all(user_id="maya") if "painted" in m.text)
     repo.set_criticality("maya", [Criticality(ordinary.id, 1.0, "environment", "old rule", "kb")])
     mem.close()
-
-    def critical(m: Memory) -> set[str]:
-        rows = VisibleRepository.of(m.store).critical_memories(Scope("maya"))
-        texts = {e.id: e.text for e in m.get_all(user_id="maya")}
-        return {texts[r.memory_id] for r in rows}
-
     mem = _memory(store_url)
     assert critical(mem) == {ordinary.text}
     monkeypatch.setattr(pipeline, "INDEX_BATCH", 3)  # two batches
@@ -576,6 +577,46 @@ def test_a_failing_llm_falls_back_to_the_resource_and_is_counted(store_url: str)
     _add(mem, "I'm allergic to peanuts.")
     assert mem.stats()["events"] == {"criticality_llm_failure": 1}
     assert len(VisibleRepository.of(mem.store).critical_memories(Scope("maya"))) == 1
+    # The rules alone judged it, not the version that names the LLM: counted as indexed
+    # otherwise, and judged again by a stale-only reindex once the LLM answers.
+    assert mem.indexed_otherwise() == 1
+    llm.queue(json.dumps({"items": [
+        {"index": 0, "critical": True, "type": "allergy", "situations": ["satay sauce"]},
+    ]}))  # fmt: skip
+    assert mem.reindex(user_id="maya", stale=True) == 1
+    assert mem.indexed_otherwise() == 0 and not llm.replies
+    llm.queue(json.dumps({"hypotheses": []}))  # the query-time bridge call
+    ctx = mem.context("Which satay sauce should I buy?", user_id="maya", k=2)
+    assert ctx.items[0].route == "visible" and "satay sauce" in ctx.items[0].reason
+
+
+def test_a_stale_reindex_judges_only_what_another_version_indexed(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``reindex(stale=True)`` marks only the memories ``indexed_otherwise`` counts: those
+    indexed by other rules or settings, or before versions were kept; the rest are left
+    as they are, and a second run finds nothing to do."""
+    mem = _memory(store_url, enabled=False)
+    _add(mem, "I'm allergic to peanuts.", *ORDINARY[:2])
+    mem.close()
+    mem = _memory(store_url)
+    _add(mem, ORDINARY[3])  # indexed by the current version
+    read: list[int] = []
+    indexable = mem.store.indexable
+
+    def reading(ids: list[str]) -> list[tuple[MemoryEntry, np.ndarray]]:
+        read.append(len(ids))
+        return indexable(ids)
+
+    monkeypatch.setattr(mem.store, "indexable", reading)
+    assert mem.reindex(user_id="maya", stale=True) == 3
+    assert read == [3] and critical(mem) == {"maya is allergic to peanuts."}
+    assert mem.reindex(stale=True) == 0 and mem.indexed_otherwise() == 0
+    assert mem.reindex(user_id="maya") == 4  # without stale: every memory
+    with mem.store.transaction():  # written before versions were kept
+        mem.store.db.execute("UPDATE memories SET indexed_with = NULL")
+    assert mem.reindex(stale=True) == 4 and mem.indexed_otherwise() == 0
+    mem.close()
 
 
 def test_visibility_can_be_switched_off(store_url: str) -> None:

@@ -163,13 +163,16 @@ def test_reindex_judges_one_tenants_user_again(service) -> None:
     with mem.store.transaction():  # as if indexed by an earlier release
         mem.store.db.execute("UPDATE memories SET indexed_with = 'visibility-earlier'")
     assert a("GET", "/v1/stats").json()["indexed_otherwise"] == 2
-    r = a("POST", "/v1/users/sam/reindex")
+    r = a("POST", "/v1/users/sam/reindex", json={"stale": True})
     assert r.json() == {
         "user_id": "sam",
         "memories_reindexed": 2,
         "statements_restored": 0,
         "queued": False,
     }
+    r = a("POST", "/v1/users/sam/reindex", json={"stale": True})  # nothing left to redo
+    assert r.json()["memories_reindexed"] == 0
+    assert a("POST", "/v1/users/sam/reindex").json()["memories_reindexed"] == 2
     assert a("GET", "/v1/stats").json()["indexed_otherwise"] == 0
     assert b("GET", "/v1/stats").json()["indexed_otherwise"] == 1  # B's own, untouched
     assert a("POST", "/v1/users/nobody/reindex").status_code == 404

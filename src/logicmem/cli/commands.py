@@ -201,7 +201,7 @@ def reindex(args: argparse.Namespace) -> int:
     with open_memory(args) as mem:
         if args.user is not None:
             _require_user(mem, args.user)
-        count = mem.reindex(user_id=args.user, merges=False)
+        count = mem.reindex(user_id=args.user, merges=False, stale=args.stale)
         restored = mem.rejudge_merges(user_id=args.user)
     who = f"user {args.user}" if args.user is not None else "every user"
     if args.json:
@@ -209,7 +209,8 @@ def reindex(args: argparse.Namespace) -> int:
             {"user": args.user, "memories_reindexed": count, "statements_restored": len(restored)}
         )
     else:
-        print(f"reindexed {count} {'memory' if count == 1 else 'memories'} of {who}")
+        which = " indexed by another version" if args.stale else ""
+        print(f"reindexed {count} {'memory' if count == 1 else 'memories'}{which} of {who}")
         for entry in restored:
             print(f"restored  {entry.id[:8]}  {entry.text}  (had been merged as a repeat)")
     return 0
@@ -307,7 +308,8 @@ def stats(args: argparse.Namespace) -> int:
         print(
             f"note: {stale} {'memory was' if stale == 1 else 'memories were'} indexed by another "
             "version of the rules or settings (an upgrade, or a changed [visibility] "
-            "setting); run `logicmem reindex` to judge them again",
+            "setting, or an LLM that did not answer); run `logicmem reindex --all-users "
+            "--stale` to judge them again",
             file=sys.stderr,
         )
     return 0

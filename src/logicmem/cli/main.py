@@ -115,6 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
     who = p.add_mutually_exclusive_group(required=True)
     who.add_argument("--user", help="whose memories (user id)")
     who.add_argument("--all-users", action="store_true", help="every user's memories")
+    p.add_argument(
+        "--stale",
+        action="store_true",
+        help="only the memories another version of the rules or settings indexed "
+        "(those `stats` counts); without it, every memory",
+    )
     _json(p)
 
     p = cmd("list", commands.list_memories, "list a user's memories")

@@ -218,8 +218,8 @@ def create_app(
         if stale:  # an upgrade or a changed setting: the operator decides when to reindex
             log.warning(
                 "%d %s indexed by another version of the rules or settings: "
-                "`logicmem reindex --all-users` (or POST /v1/users/{id}/reindex) judges "
-                "them again",
+                "`logicmem reindex --all-users --stale` (or POST /v1/users/{id}/reindex "
+                'with {"stale": true}) judges them again',
                 stale,
                 "memory was" if stale == 1 else "memories were",
             )
@@ -508,14 +508,16 @@ def create_app(
     ) -> Any:
         """Judge the user's stored memories again with the running version's rules and
         knowledge resource (which are standing constraints, and their keys), as after an
-        upgrade; 404 for an unknown user. With ``background``, the memories are marked
-        now and an extract job indexes them (202); until it reaches a memory, the memory
-        keeps its earlier judgement, and a lost job's work is finished by the next job,
-        add or start for the user. The statements once merged into a memory as repeats
-        are judged again at once, and those now found to say more are stored as their own
-        memories (``statements_restored``)."""
+        upgrade; 404 for an unknown user. With ``stale``, only the memories another
+        version indexed (those ``GET /v1/stats`` counts). With ``background``, the
+        memories are marked now and an extract job indexes them (202); until it reaches a
+        memory, the memory keeps its earlier judgement, and a lost job's work is finished
+        by the next job, add or start for the user. The statements once merged into a
+        memory as repeats are judged again at once, and those now found to say more are
+        stored as their own memories (``statements_restored``)."""
+        stale = body is not None and body.stale
         if body is not None and body.background:
-            count, restored = t.reindex(user_id=user_id, defer=True)
+            count, restored = t.reindex(user_id=user_id, defer=True, stale=stale)
             enqueue("extract", t.inner(user_id))
             response.status_code = 202
             return {
@@ -524,7 +526,7 @@ def create_app(
                 "statements_restored": restored,
                 "queued": True,
             }
-        count, restored = t.reindex(user_id=user_id)
+        count, restored = t.reindex(user_id=user_id, stale=stale)
         return {"user_id": user_id, "memories_reindexed": count, "statements_restored": restored}
 
     @api.delete("/users/{user_id}", response_model=s.ForgetOut)

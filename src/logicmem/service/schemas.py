@@ -85,6 +85,11 @@ class ReindexRequest(Body):
         default=False,
         description="mark the memories now, index them in a job (an extract job), return 202",
     )
+    stale: bool = Field(
+        default=False,
+        description="only the memories another version of the rules or settings indexed "
+        "(those GET /v1/stats counts as indexed_otherwise)",
+    )
 
 
 class KeyRequest(Body):

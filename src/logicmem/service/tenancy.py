@@ -156,15 +156,18 @@ class TenantMemory:
         with self._errors(user_id):
             return self.memory.consolidate(user_id=self.inner(user_id), only=only, **kw)
 
-    def reindex(self, *, user_id: str, defer: bool = False) -> tuple[int, int]:
+    def reindex(self, *, user_id: str, defer: bool = False, stale: bool = False) -> tuple[int, int]:
         """Judge the user's stored memories again (``Memory.reindex``; with ``defer``,
-        only mark them for the next resume, a job) and the statements merged into them
+        only mark them for the next resume, a job; with ``stale``, only those another
+        version indexed) and the statements merged into them
         (``Memory.rejudge_merges``, at once); returns (memories reindexed, statements
         restored). An unknown user is not found."""
         if not self.memory.store.user_exists(self.inner(user_id)):
             raise NotFoundError(f"no memories for user {user_id!r}")
         with self._errors(user_id):
-            count = self.memory.reindex(user_id=self.inner(user_id), defer=defer, merges=False)
+            count = self.memory.reindex(
+                user_id=self.inner(user_id), defer=defer, merges=False, stale=stale
+            )
             restored = self.memory.rejudge_merges(user_id=self.inner(user_id))
         return count, len(restored)
 

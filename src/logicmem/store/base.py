@@ -172,9 +172,10 @@ class Store(ABC):
         release, under other settings, or before versions were kept."""
 
     @abstractmethod
-    def mark_unindexed(self, user_id: str) -> int:
+    def mark_unindexed(self, user_id: str, *, other_than: str | None = None) -> int:
         """Mark the user's active memories for the write hooks to run again (``claim_unindexed``
-        hands them out); returns how many."""
+        hands them out); returns how many. With ``other_than`` (a version), only those that
+        version did not index, as ``indexed_otherwise`` counts them."""
 
     @abstractmethod
     def claim_unindexed(self, *, user_id: str | None = None) -> list[tuple[Scope, str]]:

@@ -364,6 +364,8 @@ SELECT COUNT(*) AS n FROM memories WHERE status = 'active' AND index_claim IS NU
 # Index again: every active memory of a user unindexed and unclaimed (''; a write leaves
 # its own claim), so ``claim_unindexed`` hands it to whoever resumes.
 MARK_UNINDEXED = "UPDATE memories SET index_claim = '' WHERE user_id = ? AND status = 'active'"
+# Only those another version of the write hooks indexed (``mark_unindexed(other_than=)``).
+MARK_UNINDEXED_OTHERWISE = MARK_UNINDEXED + " AND indexed_with IS DISTINCT FROM ?"
 SELECT_MEMORY = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = ?"
 SELECT_MEMORIES_IN = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id IN ({{marks}})"
 SELECT_MEMORIES = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE user_id = ?"

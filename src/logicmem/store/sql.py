@@ -362,9 +362,12 @@ class SQLStore(Store):
             params = (version, len(user_prefix), user_prefix)
             return int(self.db.execute(sql.COUNT_INDEXED_OTHERWISE, params).fetchone()["n"])
 
-    def mark_unindexed(self, user_id: str) -> int:
+    def mark_unindexed(self, user_id: str, *, other_than: str | None = None) -> int:
         with self.transaction():
-            return int(self.db.execute(sql.MARK_UNINDEXED, (user_id,)).rowcount)
+            if other_than is None:
+                return int(self.db.execute(sql.MARK_UNINDEXED, (user_id,)).rowcount)
+            params = (user_id, other_than)
+            return int(self.db.execute(sql.MARK_UNINDEXED_OTHERWISE, params).rowcount)
 
     def claim_unindexed(self, *, user_id: str | None = None) -> list[tuple[Scope, str]]:
         """Claim active memories whose write hooks never finished (their writer is gone),

@@ -60,9 +60,13 @@ class WriteHook(Protocol):
     """Called after new memories are committed (routes index them: criticality, keys).
     A hook may also have a ``version`` (a string naming what decides its output: its code,
     data and settings), so that a store can tell which memories an earlier version indexed
-    (``Store.indexed_otherwise``); one without is known by its class (``hook_version``)."""
+    (``Store.indexed_otherwise``); one without is known by its class (``hook_version``).
+    ``on_added`` returns None, or the version that did judge these memories when it is
+    not ``version`` (a part of it failed, and what remained judged them)."""
 
-    def on_added(self, scope: Scope, entries: list[MemoryEntry], vectors: np.ndarray) -> None: ...
+    def on_added(
+        self, scope: Scope, entries: list[MemoryEntry], vectors: np.ndarray
+    ) -> str | None: ...
 
 
 def hook_version(hook: WriteHook) -> str:

@@ -147,8 +147,8 @@ class WritePipeline:
             # at a time, only one batch's vectors are held, and a crash keeps what finished.
             for i in range(0, len(ids), INDEX_BATCH):
                 batch = ids[i : i + INDEX_BATCH]
-                self._index(scope, self.store.indexable(batch))
-                self.store.mark_indexed(batch, self.index_version)
+                stamp = self._index(scope, self.store.indexable(batch))
+                self.store.mark_indexed(batch, stamp)
         return result
 
     def _process(self, turns: list[Turn], infer: bool, result: AddResult) -> None:
@@ -286,13 +286,17 @@ class WritePipeline:
             self.store.finish_turns(turns)
         # The hooks index what was committed, outside the write lock (they call models);
         # until they finish, the memories stay claimed and ``resume`` would index them.
-        self._index(scope, [(m, v) for m, v in added if m.status == "active"])
-        self.store.mark_indexed([m.id for m, _ in added], self.index_version)
+        stamp = self._index(scope, [(m, v) for m, v in added if m.status == "active"])
+        self.store.mark_indexed([m.id for m, _ in added], stamp)
 
-    def _index(self, scope: Scope, new: list[tuple[MemoryEntry, np.ndarray]]) -> None:
-        if new:
-            for hook in self.hooks:
-                hook.on_added(scope, [m for m, _ in new], np.vstack([v for _, v in new]))
+    def _index(self, scope: Scope, new: list[tuple[MemoryEntry, np.ndarray]]) -> str:
+        """Run the hooks over ``new``; returns the version to stamp on them: each hook's
+        ``version``, or the one it says judged them instead (``WriteHook.on_added``)."""
+        if not new:
+            return self.index_version
+        entries, vectors = [m for m, _ in new], np.vstack([v for _, v in new])
+        stamps = [h.on_added(scope, entries, vectors) or hook_version(h) for h in self.hooks]
+        return "+".join(stamps) or "none"
 
     @staticmethod
     def _duplicate_of(

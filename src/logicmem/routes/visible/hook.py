@@ -338,7 +338,10 @@ class VisibilityIndexer:
         (``Store.indexed_otherwise``): after an upgrade or a changed setting, the memories
         indexed before are counted, and ``Memory.reindex`` judges them again."""
         llm = self._llm() if self.settings.use_llm != "never" else None
-        judge = llm.name if llm is not None and llm.capable else ""
+        return self._version(llm.name if llm is not None and llm.capable else "")
+
+    def _version(self, judge: str) -> str:
+        """The version of verdicts that ``judge`` (an LLM's name; "" for none) took part in."""
         decides = {"critical_min": self.settings.critical_min, "llm": judge}
         text = f"{package_digest(*INDEX_SOURCES)}\0{json.dumps(decides, sort_keys=True)}"
         return "visibility-" + hashlib.sha256(text.encode()).hexdigest()[:12]
@@ -348,9 +351,13 @@ class VisibilityIndexer:
         if self.settings.enabled:
             self.assessor.warm_up()
 
-    def on_added(self, scope: Scope, entries: list[MemoryEntry], vectors: np.ndarray) -> None:
+    def on_added(self, scope: Scope, entries: list[MemoryEntry], vectors: np.ndarray) -> str | None:
+        """Index ``entries``; returns the version that judged them when it is not
+        ``version``: the rules' alone, when the LLM that should have judged with them
+        failed (so the store counts them as indexed otherwise, and ``reindex`` with
+        ``stale`` judges them again once the LLM answers)."""
         if not entries or not self.settings.enabled:
-            return
+            return None
         # Judged again (``Memory.reindex``): an earlier judgement of them goes first.
         VisibleRepository.of(self.store).clear([e.id for e in entries])
         aliases, others = self._speakers(scope, entries)
@@ -364,14 +371,16 @@ class VisibilityIndexer:
         ]
         entries = [entries[i] for i in keep]
         if not entries:
-            return
+            return None
         # Judged as the prototypes phrase it, the user renamed (``neutral_subject``): the
         # rules read "u-1842 takes warfarin", with an account id for a subject, as a
         # general statement, no one's fact.
         texts = [neutral_subject(said[e.id], scope.user_id, aliases[e.id]) for e in entries]
         found = self.assessor.assess(texts, self._neutral_vectors(entries, texts, vectors[keep]))
         # A capable LLM reads the question too: "Yes, shellfish" needs it.
-        found = self._with_llm(scope, [e.text for e in entries], found)
+        judged = self._with_llm(scope, [e.text for e in entries], found)
+        stamp = self._version("") if judged is None else None
+        found = found if judged is None else judged
         rows = []
         for entry, a in zip(entries, found, strict=True):
             if not a.critical:
@@ -382,6 +391,7 @@ class VisibilityIndexer:
                 VisibleRepository.of(self.store).add_keys(scope.user_id, keys, vectors)
         if rows:
             VisibleRepository.of(self.store).set_criticality(scope.user_id, rows)
+        return stamp
 
     def _speakers(
         self, scope: Scope, entries: list[MemoryEntry]
@@ -462,7 +472,9 @@ class VisibilityIndexer:
 
     def _with_llm(
         self, scope: Scope, texts: list[str], found: list[Assessment]
-    ) -> list[Assessment]:
+    ) -> list[Assessment] | None:
+        """The rules' verdicts ``found`` with a capable LLM's merged in (unchanged when no
+        LLM may judge); None when the LLM failed (recorded as an event)."""
         if self.settings.use_llm == "never":
             return found
         llm = self._llm()
@@ -474,7 +486,7 @@ class VisibilityIndexer:
             self.store.record_event(
                 "criticality_llm_failure", scope.user_id, {"error": str(exc)[:300]}
             )
-            return found
+            return None
         merged = []
         for rule, model in zip(found, judged, strict=True):
             if model is None or not model.critical:
