@@ -2336,6 +2336,41 @@ def test_a_member_and_someone_named_parted_ends_their_relationship() -> None:
         assert detect(unsure, "Maya") is None or not _ends(unsure, dating), unsure
 
 
+def test_a_name_typed_in_lower_case_parts_a_member_from_them() -> None:
+    """Chat types names in lower case: "my brother and kim broke up" ends the brother's
+    relationship with Kim as "Kim" would; a word for a person or a function word is no
+    name, and a fight broken up ends nothing."""
+    dating = "Maya's brother is dating a girl named Kim."
+    assert _ends("Maya's brother and kim broke up last week.", dating)
+    assert _ends("Maya said: kim and Maya's brother split up.", dating)
+    assert _ends("Maya's brother was heartbroken, he and kim broke up.", dating)
+    assert _ends("Maya's sister and dan separated.", "Maya's sister is married to Dan.")
+    for other in (
+        "Maya's brother and kim broke up the fight.",
+        "Maya's brother and wife broke up.",  # a word for a person, not Kim
+        "Maya's brother and everyone broke up.",
+    ):
+        assert detect(other, "Maya") is None or not _ends(other, dating), other
+
+
+def test_a_new_job_started_or_about_to_start_ends_being_without_one() -> None:
+    """Starting a new job, now or on a day said ("starts her new job on Monday"), ends
+    being unemployed or looking for work; a job search started, another's new job, or one
+    not yet started ends nothing."""
+    assert _ends(
+        "Maya is starting a new job at the hospital next week.", "Maya is unemployed right now."
+    )
+    assert _ends("Maya starts Maya's new job on Monday.", "Maya is looking for work.")
+    assert _ends("Maya starts a new position in March.", "Maya is between jobs.")
+    for other in (
+        "Maya is starting a new job search next week.",
+        "Maya's husband started a new job at the bank.",
+        "Maya hasn't started the new job yet.",
+        "Maya is thinking about starting a new job in the fall.",
+    ):
+        assert detect(other, "Maya") is None or not _ends(other, "Maya is unemployed."), other
+
+
 def test_moved_on_from_one_thing_to_the_next_ends_the_first() -> None:
     # "My son moved from his crib to a big-kid bed" left "sleeps in a crib" current.
     assert _ends("Maya's son moved from his crib to a big-kid bed.", "Maya's son sleeps in a crib.")

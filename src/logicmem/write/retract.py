@@ -1049,14 +1049,19 @@ def _split_up(text: str, subject: str) -> Retraction | None:
     return Retraction("ending", PARTED, name)
 
 
+# Someone named as chat may type it, in lower case ("my brother and kim broke up"): a word
+# that is no function word nor a word for a person (``_someone_else``) is read as a name.
+_NAME_TYPED = r"(?:[A-Z][a-z]+|[a-z]{2,})"
+
+
 def _member_split_up(text: str, subject: str) -> Retraction | None:
     """A household member and someone named, parted ("Maya's brother and Kim broke up",
-    "Kim and Maya's son split up"): the ending of the member's relationship with them, as
-    "Maya's brother broke up with Kim" says it."""
+    "Kim and Maya's son split up", the name typed in lower case too): the ending of the
+    member's relationship with them, as "Maya's brother broke up with Kim" says it."""
     member = rf"(?i:{_mine(subject)})\s+(?P<m{{0}}>(?i:{_KIN_WORDS}))(?:,?\s+[A-Z][a-z]+,?)?"
     found = re.search(
-        rf"{_CLAUSE_START}(?:{member.format(1)}\s+and\s+(?P<n1>[A-Z][a-z]+)|"
-        rf"(?P<n2>[A-Z][a-z]+)\s+and\s+{member.format(2)})\s+{_PARTED}",
+        rf"{_CLAUSE_START}(?:{member.format(1)}\s+and\s+(?P<n1>{_NAME_TYPED})|"
+        rf"(?P<n2>{_NAME_TYPED})\s+and\s+{member.format(2)})\s+{_PARTED}",
         text,
     )
     if found is not None:
@@ -1068,7 +1073,7 @@ def _member_split_up(text: str, subject: str) -> Retraction | None:
     for lead, who in _pronoun_leads(text, subject):
         if not re.fullmatch(_KIN_WORDS, who, re.IGNORECASE):
             continue  # someone named who is no member
-        found = re.search(rf"{lead}and\s+(?P<n>[A-Z][a-z]+)\s+{_PARTED}", text)
+        found = re.search(rf"{lead}and\s+(?P<n>{_NAME_TYPED})\s+{_PARTED}", text)
         name = _someone_else(found.group("n"), subject) if found is not None else ""
         if name:
             return Retraction("ending", PARTED, f"{who} {name}")
@@ -1537,7 +1542,12 @@ _STATE_ENDINGS: tuple[tuple[str, str, str | None], ...] = (
         r"(?:new\s+|full-time\s+|part-time\s+)?(?:job|position)|accepted\s+(?:a|an|the)\s+"
         r"(?:new\s+)?(?:job\s+)?(?:offer|job|position))\b(?!\s+(?:interview|fair|search|hunt|"
         r"application|posting|listing|board|lead|ad|offer)s?\b)"
-        r"|(?:(?:finally|just)\s+)?(?:got|was|been|have been|'ve been)\s+hired\b",
+        r"|(?:(?:finally|just)\s+)?(?:got|was|been|have been|'ve been)\s+hired\b"
+        # "starts a new job next Monday", "is starting her new job": not a job search started
+        r"|(?:(?:is|am|are|'s|'m|'re)\s+)?(?:finally\s+|just\s+|officially\s+)?"
+        r"start(?:s|ed|ing)?\s+(?:a|an|the|my|his|her|their|[\w-]+'s)\s+(?:new\s+)?"
+        r"(?:full-time\s+|part-time\s+)?(?:job|position)\b(?!\s+(?:interview|fair|search|hunt|"
+        r"application|posting|listing|board|lead|ad|offer|training)s?\b)",
         JOB_FOUND,
         "job",
     ),
