@@ -2354,9 +2354,13 @@ def test_a_name_typed_in_lower_case_parts_a_member_from_them() -> None:
 
 
 def test_a_new_job_started_or_about_to_start_ends_being_without_one() -> None:
-    """Starting a new job, now or on a day said ("starts her new job on Monday"), ends
-    being unemployed or looking for work; a job search started, another's new job, or one
-    not yet started ends nothing."""
+    """Starting a new job, now or on a day said ("starts her new job on Monday"), or a job
+    held now ("works as a nurse now"), ends being unemployed or looking for work; a job
+    search started, another's new job, one not yet started, or working on something ends
+    nothing."""
+    assert _ends("Maya is working at the library now.", "Maya is unemployed.")
+    assert _ends("Maya works as a nurse now.", "Maya is between jobs.")
+    assert _ends("Maya is now working for a small design firm.", "Maya is looking for work.")
     assert _ends(
         "Maya is starting a new job at the hospital next week.", "Maya is unemployed right now."
     )
@@ -2367,6 +2371,10 @@ def test_a_new_job_started_or_about_to_start_ends_being_without_one() -> None:
         "Maya's husband started a new job at the bank.",
         "Maya hasn't started the new job yet.",
         "Maya is thinking about starting a new job in the fall.",
+        "Maya's husband works at Target now.",
+        "Maya is working on Maya's resume now.",
+        "Maya is working at it now, slowly.",
+        "Maya has been working at the garden for hours now.",
     ):
         assert detect(other, "Maya") is None or not _ends(other, "Maya is unemployed."), other
 

@@ -1547,7 +1547,11 @@ _STATE_ENDINGS: tuple[tuple[str, str, str | None], ...] = (
         r"|(?:(?:is|am|are|'s|'m|'re)\s+)?(?:finally\s+|just\s+|officially\s+)?"
         r"start(?:s|ed|ing)?\s+(?:a|an|the|my|his|her|their|[\w-]+'s)\s+(?:new\s+)?"
         r"(?:full-time\s+|part-time\s+)?(?:job|position)\b(?!\s+(?:interview|fair|search|hunt|"
-        r"application|posting|listing|board|lead|ad|offer|training)s?\b)",
+        r"application|posting|listing|board|lead|ad|offer|training)s?\b)"
+        # a job held now: "is now working at the library", "works as a nurse now"
+        r"|(?:(?:is|am|are|'s|'m|'re)\s+now\s+working|now\s+works?)\s+(?:as|at|for)\b"
+        r"|(?:(?:is|am|are|'s|'m|'re)\s+working|works?)\s+(?:as|at|for)\s+(?!(?:it|this|that|"
+        r"them|home)\b)(?:[\w'&.-]+\s+){1,4}?now(?=\s*(?:[,.;!?]|$))",
         JOB_FOUND,
         "job",
     ),
