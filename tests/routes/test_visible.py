@@ -86,6 +86,19 @@ def critical(m: Memory) -> set[str]:
     return {texts[r.memory_id] for r in rows}
 
 
+def _batches_read(mem: Memory, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes of the batches a reindex reads from the store, appended as it reads."""
+    sizes: list[int] = []
+    indexable = mem.store.indexable
+
+    def read(ids: list[str]) -> list[tuple[MemoryEntry, np.ndarray]]:
+        sizes.append(len(ids))
+        return indexable(ids)
+
+    monkeypatch.setattr(mem.store, "indexable", read)
+    return sizes
+
+
 def _add(mem: Memory, *texts: str, user: str = "maya") -> None:
     for i, text in enumerate(texts):
         mem.add([{"content": text, "turn_id": f"t{len(mem.get_all(user_id=user))}-{i}"}],
@@ -368,14 +381,7 @@ def test_reindex_judges_stored_memories_again(
     mem = _memory(store_url)
     assert critical(mem) == {ordinary.text}
     monkeypatch.setattr(pipeline, "INDEX_BATCH", 3)  # two batches
-    loaded: list[int] = []
-    indexable = mem.store.indexable
-
-    def read(ids: list[str]) -> list[tuple[MemoryEntry, np.ndarray]]:
-        loaded.append(len(ids))
-        return indexable(ids)
-
-    monkeypatch.setattr(mem.store, "indexable", read)
+    loaded = _batches_read(mem, monkeypatch)
     assert mem.reindex(user_id="maya") == 4
     assert loaded == [3, 1]  # texts and vectors read one batch at a time, not all claimed
     assert critical(mem) == {"maya is allergic to peanuts."}
@@ -601,14 +607,7 @@ def test_a_stale_reindex_judges_only_what_another_version_indexed(
     mem.close()
     mem = _memory(store_url)
     _add(mem, ORDINARY[3])  # indexed by the current version
-    read: list[int] = []
-    indexable = mem.store.indexable
-
-    def reading(ids: list[str]) -> list[tuple[MemoryEntry, np.ndarray]]:
-        read.append(len(ids))
-        return indexable(ids)
-
-    monkeypatch.setattr(mem.store, "indexable", reading)
+    read = _batches_read(mem, monkeypatch)
     assert mem.reindex(user_id="maya", stale=True) == 3
     assert read == [3] and critical(mem) == {"maya is allergic to peanuts."}
     assert mem.reindex(stale=True) == 0 and mem.indexed_otherwise() == 0
