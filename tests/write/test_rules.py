@@ -806,6 +806,25 @@ def test_a_weekly_habit_moved_to_other_days_now_is_a_changed_value() -> None:
     assert conflicts("Maya goes to the gym on Mondays and Wednesdays now.", gym) == []
 
 
+def test_a_number_said_anew_now_is_a_changed_value() -> None:
+    """"has three cats now" after "has two cats" changes the count; without "now" (two
+    cats may be other cats), with a number added, or of another thing, it does not. A
+    measurement said anew with "now" changes too."""
+    cats = "Maya and family have two cats."
+    assert conflicts("Maya and family have three cats now.", cats) == ["value"]
+    assert conflicts("Maya works three jobs now.", "Maya works two jobs.") == ["value"]
+    pills = "Maya takes two pills a day."
+    assert conflicts("Maya takes three pills a day now.", pills) == ["value"]
+    for not_changed in (
+        "Maya and family have three cats.",  # maybe other cats
+        "Maya and family have two more cats now.",  # added
+        "Maya and family have three dogs now.",  # another thing
+        "Maya's sister has three cats now.",  # someone else's
+        "Maya and family had three cats now and then.",  # past
+    ):
+        assert conflicts(not_changed, cats) == [], not_changed
+
+
 def test_a_couple_married_is_the_relationship_of_either() -> None:
     engaged = "Maya is engaged to Chris."
     assert conflicts("Chris and Maya got married last Saturday!", engaged) == ["relationship"]

@@ -902,7 +902,11 @@ def conflicts(new_text: str, old_text: str, only: Mapping[str, str] | None = Non
         and "household" not in found
     ):
         found.append("household")
-    if value_changed(new_text, old_text) or schedule_changed(new_text, old_text):
+    if (
+        value_changed(new_text, old_text)
+        or schedule_changed(new_text, old_text)
+        or count_changed(new_text, old_text)
+    ):
         found.append("value")
     return found
 
@@ -980,10 +984,35 @@ def schedules(text: str) -> bool:
     return _schedule(text) is not None and not is_past(text)
 
 
+def counts(text: str) -> bool:
+    """``text`` states a number of something now ("has two cats", "works two jobs"), in the
+    speaker's own words."""
+    text = own_words(text)
+    return any(t.kind == "number" for t in tokens(text)) and not is_past(text)
+
+
 def valued(text: str) -> bool:
     """``text`` states a value a later sentence may change by the same words: a
-    measurement (``measures``) or a weekly habit's days (``schedules``)."""
-    return measures(text) or schedules(text)
+    measurement (``measures``), a weekly habit's days (``schedules``) or a number
+    (``counts``)."""
+    return measures(text) or schedules(text) or counts(text)
+
+
+def count_changed(new_text: str, old_text: str) -> bool:
+    """Same sentence, another number, said as now so: "Maya has three cats now" after
+    "Maya has two cats". Not without "now" (two cats may be other cats), not a number
+    added ("two more", "another"), nor a past event."""
+    new, old = own_words(new_text), own_words(old_text)
+    if not (counts(new) and counts(old)) or not re.search(r"\bnow\b", new, re.IGNORECASE):
+        return False
+    if _NOT_INSTEAD.search(new) or _NOT_INSTEAD.search(old) or re.search(r"\bmore\b", new):
+        return False
+    new_frame, new_values = _frame(new)
+    old_frame, old_values = _frame(old)
+    if new_frame != old_frame:
+        return False
+    changed = [(a, b) for a, b in zip(new_values, old_values, strict=True) if a != b]
+    return bool(changed) and all(a.kind == b.kind == "number" for a, b in changed)
 
 
 def schedule_changed(new_text: str, old_text: str) -> bool:
@@ -1003,8 +1032,9 @@ def schedule_changed(new_text: str, old_text: str) -> bool:
 
 
 def _frame(text: str) -> tuple[tuple[str, ...], tuple[Token, ...]]:
-    """The sentence with its values masked, and the values in order."""
-    toks = tokens(text)
+    """The sentence with its values masked, and the values in order; "now", which marks a
+    value as changed, is no part of the frame ("takes 3 pills a day now")."""
+    toks = [t for t in tokens(text) if t.norm != "now"]
     frame = tuple("#" if t.kind in VALUE_KINDS else stem(t.norm) for t in toks)
     return frame, tuple(t for t in toks if t.kind in VALUE_KINDS)
 
