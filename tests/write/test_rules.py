@@ -807,9 +807,9 @@ def test_a_weekly_habit_moved_to_other_days_now_is_a_changed_value() -> None:
 
 
 def test_a_number_said_anew_now_is_a_changed_value() -> None:
-    """"has three cats now" after "has two cats" changes the count; without "now" (two
-    cats may be other cats), with a number added, or of another thing, it does not. A
-    measurement said anew with "now" changes too."""
+    """A count said anew with "now" ("has three cats now" after "has two cats") changes
+    it; without "now" (two cats may be other cats), with a number added, or of another
+    thing, it does not. A measurement said anew with "now" changes too."""
     cats = "Maya and family have two cats."
     assert conflicts("Maya and family have three cats now.", cats) == ["value"]
     assert conflicts("Maya works three jobs now.", "Maya works two jobs.") == ["value"]
