@@ -48,6 +48,7 @@ from logicmem.write.supersede import (
     bare_relations,
     conflicts,
     held_slots,
+    may_change_value,
     only_one,
     restated,
     same_holder,
@@ -279,7 +280,7 @@ class WritePipeline:
                 added.append((entry, vectors[i]))
                 if kept is not None and entry.valid_until is not None:
                     self._keep(kept, entry, entry.valid_until, added, result)
-                if slots or valued(entry.text):
+                if slots or may_change_value(entry.text):
                     result.superseded.extend(self._supersede(entry, existing, added, result))
                 result.superseded.extend(self._retract(entry, near, added, result))
             self._merge(merged, result)

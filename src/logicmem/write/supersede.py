@@ -998,6 +998,15 @@ def valued(text: str) -> bool:
     return measures(text) or schedules(text) or counts(text)
 
 
+def may_change_value(text: str) -> bool:
+    """Whether ``text``, said after another, may change that one's value (``valued``): a
+    count does only with "now" (``count_changed``), and most numbers said come without it,
+    so a write looks for what they change only when they say it."""
+    if measures(text) or schedules(text):
+        return True
+    return re.search(r"\bnow\b", text, re.IGNORECASE) is not None and counts(text)
+
+
 def count_changed(new_text: str, old_text: str) -> bool:
     """Same sentence, another number, said as now so: "Maya has three cats now" after
     "Maya has two cats". Not without "now" (two cats may be other cats), not a number
