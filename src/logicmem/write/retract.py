@@ -1407,6 +1407,8 @@ _JOBLESS = re.compile(
     r"unemployed|out of work|between jobs|applying (?:for|to) jobs|on unemployment)\b",
     re.IGNORECASE,
 )
+# What follows "job" when no job is had yet: "a job interview", "started a new job search".
+_NO_JOB_YET = "interview|fair|search|hunt|application|posting|listing|board|lead|ad|offer"
 # A thing got back: its being away (suspended, in the shop, lost ...) ended.
 GOT_BACK = "got back"
 _AWAY = re.compile(
@@ -1540,14 +1542,14 @@ _STATE_ENDINGS: tuple[tuple[str, str, str | None], ...] = (
     (
         r"(?:(?:finally|just)\s+)?(?:(?:landed|found|got|took)\s+(?:a|an|the)\s+"
         r"(?:new\s+|full-time\s+|part-time\s+)?(?:job|position)|accepted\s+(?:a|an|the)\s+"
-        r"(?:new\s+)?(?:job\s+)?(?:offer|job|position))\b(?!\s+(?:interview|fair|search|hunt|"
-        r"application|posting|listing|board|lead|ad|offer)s?\b)"
+        r"(?:new\s+)?(?:job\s+)?(?:offer|job|position))\b(?!\s+(?:" + _NO_JOB_YET + r")s?\b)"
         r"|(?:(?:finally|just)\s+)?(?:got|was|been|have been|'ve been)\s+hired\b"
         # "starts a new job next Monday", "is starting her new job": not a job search started
         r"|(?:(?:is|am|are|'s|'m|'re)\s+)?(?:finally\s+|just\s+|officially\s+)?"
         r"start(?:s|ed|ing)?\s+(?:a|an|the|my|his|her|their|[\w-]+'s)\s+(?:new\s+)?"
-        r"(?:full-time\s+|part-time\s+)?(?:job|position)\b(?!\s+(?:interview|fair|search|hunt|"
-        r"application|posting|listing|board|lead|ad|offer|training)s?\b)"
+        r"(?:full-time\s+|part-time\s+)?(?:job|position)\b(?!\s+(?:"
+        + _NO_JOB_YET
+        + r"|training)s?\b)"
         # a job held now: "is now working at the library", "works as a nurse now"
         r"|(?:(?:is|am|are|'s|'m|'re)\s+now\s+working|now\s+works?)\s+(?:as|at|for)\b"
         r"|(?:(?:is|am|are|'s|'m|'re)\s+working|works?)\s+(?:as|at|for)\s+(?!(?:it|this|that|"
