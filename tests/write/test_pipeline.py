@@ -233,3 +233,20 @@ def test_the_turn_before_a_write_is_the_llms_context_and_not_written_again(
     assert [e.text for e in result.added] == ["Maya bakes with oat flour."]
     assert result.added[0].source_turns == ["t2", "t3"]
     assert "Do you bake?" in llm.calls[1]["messages"][1]["content"]
+
+
+def test_a_new_workplace_said_by_its_kind_replaces_the_named_one(tmp_path: Path) -> None:
+    mem = _memory(tmp_path, None)
+    mem.add("I work at Fieldstone.", user_id="m", timestamp="2024-01-01")
+    # Exercise somewhere, and a day's desk, leave the job as it was.
+    assert (
+        mem.add("I work out at Gold's Gym.", user_id="m", timestamp="2024-02-01").superseded == []
+    )
+    assert (
+        mem.add("I'm working at the library today.", user_id="m", timestamp="2024-03-01").superseded
+        == []
+    )
+    assert "m works at Fieldstone." in {e.text for e in mem.get_all(user_id="m")}
+    moved = mem.add("I'm working at the library now.", user_id="m", timestamp="2024-06-01")
+    assert len(moved.superseded) == 1
+    assert "m works at Fieldstone." not in {e.text for e in mem.get_all(user_id="m")}

@@ -743,7 +743,10 @@ def test_a_new_contact_said_as_a_label_a_shift_and_daycare_are_slots() -> None:
 
 def test_working_nights_is_a_shift_and_freelancing_as_a_job_is_an_occupation() -> None:
     nights = "Maya's husband works nights at the hospital."
-    assert held_slots(nights) == {"shift": ("maya's husband", "night")}
+    assert held_slots(nights) == {
+        "employer": ("maya's husband", "hospital"),
+        "shift": ("maya's husband", "night"),
+    }
     assert conflicts("Maya's husband switched to day shifts.", nights) == ["shift"]
     assert conflicts("Maya's husband is on the night shift, it's tiring.", nights) == []
     assert held_slots("Maya works overnights at the airport.") == {"shift": ("maya", "overnight")}
@@ -780,7 +783,10 @@ def test_the_home_rented_is_the_dwelling_a_move_replaces() -> None:
 
 def test_full_or_part_time_at_work_is_a_slot_not_a_students_load() -> None:
     part = "Maya works part-time at the library."
-    assert held_slots(part) == {"work_hours": ("maya", "part-time")}
+    assert held_slots(part) == {
+        "employer": ("maya", "library"),
+        "work_hours": ("maya", "part-time"),
+    }
     assert conflicts("Maya went full-time at the library.", part) == ["work_hours"]
     assert conflicts("Maya's husband went full time.", part) == []  # not Maya's
     assert conflicts("Maya cut back to part-time after the baby.", "Maya works full time.") == [
@@ -1265,3 +1271,44 @@ def test_the_holder_of_a_slot_is_the_subject_not_the_clause_before_it() -> None:
         "maya's husband and maya"
     )
     assert held_slots("Maya's parents live in Ohio.")["residence"][0] == "maya's parents"
+
+
+def test_a_workplace_named_by_its_kind_is_an_employer() -> None:
+    named = "Maya works at Fieldstone."
+    for text, place in (
+        ("Maya works at the library now.", "library"),
+        ("Maya is working at the library now.", "library"),
+        ("Maya got a job at a bakery.", "bakery"),
+        ("Maya works nights at the local grocery store.", "grocery store"),
+        ("Maya is a nurse at the children's hospital.", "hospital"),
+    ):
+        assert held_slots(text)["employer"] == ("maya", place), text
+        assert conflicts(text, named) == ["employer"], text
+    assert held_slots("Maya's sister works at the post office.") == {
+        "employer": ("maya's sister", "post office")
+    }
+    # The same workplace, named once by its name and once by its kind; a different one of
+    # the same kind.
+    assert conflicts("Maya works at the library.", "Maya works at Fieldstone Library.") == []
+    assert conflicts("Maya works at Fieldstone Library.", "Maya works at the library.") == []
+    assert conflicts("Maya works at the grocery store now.", "Maya works at a store.") == []
+    assert conflicts("Maya works at a different bakery now.", "Maya works at a bakery.") == [
+        "employer"
+    ]
+    # Where one sits today, an effort, a chore done well: no employer.
+    for text in (
+        "Maya is working at the library today.",
+        "Maya works on it at a café.",
+        "Maya did a great job at the school fair.",
+        "Maya works at the office on Tuesdays.",
+    ):
+        assert "employer" not in held_slots(text), text
+
+
+def test_working_out_at_a_gym_changes_no_employer() -> None:
+    for text in ("Maya works out at Gold's Gym.", "Maya works out at the gym."):
+        assert "employer" not in held_slots(text), text
+        assert conflicts(text, "Maya works at Google.") == [], text
+    assert conflicts("Maya works weekends at Harbor Books.", "Maya works at Google.") == [
+        "employer"
+    ]

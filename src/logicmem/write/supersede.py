@@ -102,6 +102,37 @@ _SCHOOL_KIND = (
     r"Prep|Montessori|Preschool|Nursery|Daycare|Kindergarten|daycare|preschool|nursery|"
     r"kindergarten)"
 )
+# Words after "works" that make it no job: "works out at Gold's Gym" is exercise, "works on
+# it at a café" a place to sit, "works hard at school" an effort.
+_NOT_EMPLOYED_BY = r"(?!(?:out|up|off|through|on|around|away|hard)\b)"
+# Workplaces named by their kind, not their name: "works at the library", "got a job at a
+# bakery". Longer kinds first within a word ("grocery store" before "store").
+WORKPLACES = (
+    "post office", "coffee shop", "grocery store", "hardware store", "department store",
+    "nursing home", "care home", "law firm", "call center", "call centre", "animal shelter",
+    "vet clinic", "dental office", "library", "hospital", "clinic", "school", "university",
+    "college", "bank", "bakery", "cafe", "café", "restaurant", "diner", "hotel", "warehouse",
+    "factory", "plant", "pharmacy", "supermarket", "bookstore", "daycare", "museum", "zoo",
+    "airport", "salon", "garage", "gym", "store", "shop", "brewery", "winery", "theater",
+    "theatre", "cinema", "newspaper", "startup", "nonprofit", "charity", "agency", "firm",
+    "farm", "lab", "laboratory",
+)  # fmt: skip
+_WORKPLACE = "|".join(re.escape(w) for w in WORKPLACES)
+# Held now, the verb says it ("works at", "is a nurse at", "took a job at"); "is working at
+# the library" only with "now" or "these days" (held_slots): without, it is where one sits
+# today.
+_KIND_EMPLOYER = re.compile(
+    r"\b(?:(?:works|employed|hired)\s+(?:(?:now|currently|still|part-time|full-time|nights|"
+    r"days|weekends|evenings|mornings|there)\s+){0,2}(?:at|for|by)"
+    r"|(?:is|am|'m|are|'re)\s+(?:now\s+)?an?\s+(?:[\w-]+\s+){0,2}?(?:"
+    + "|".join(OCCUPATIONS.split())
+    + r")\s+(?:at|for)"
+    r"|(?:(?:took|got|started|landed|accepted|found|has|have)\s+(?:a|an|the)\s+(?:new\s+)?"
+    r"(?:[\w-]+\s+){0,2}?job|new\s+job)\s+(?:at|with)"
+    r"|(?P<prog>working)\s+(?:at|for))"
+    r"\s+(?:the|a|an)\s+(?P<other>(?:new|different|another|other)\s+)?"
+    r"(?:(?!(?:" + _WORKPLACE + r")\b)[a-z][\w'-]*\s+){0,2}?(?P<place>" + _WORKPLACE + r")\b"
+)
 SLOTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "residence",
@@ -176,7 +207,7 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             # "works at", "works part-time for", "works as a night nurse at"
             r"\b(?:(?:works|working|employed|hired)\s+(?:as\s+an?\s+(?:[\w-]+\s+){1,2}|"
-            r"(?:[\w-]+\s+){0,2}?)(?:at|for|by)|"
+            r"(?:" + _NOT_EMPLOYED_BY + r"[\w-]+\s+){0,2}?)(?:at|for|by)|"
             # "is a nurse at St. Mary's", "is a senior engineer at Google"
             r"(?:is|am|'m|are|'re)\s+(?:now\s+)?an?\s+(?:[\w-]+\s+){0,2}?(?:"
             + "|".join(OCCUPATIONS.split())
@@ -187,6 +218,7 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"job\s+(?:\w+\s+){0,2}?(?:at|with))\s+(?:the\s+)?" + _VALUE
         ),
     ),
+    ("employer", _KIND_EMPLOYER),
     (
         "occupation",
         # The job is one or two words, never a following function word ("as a nurse to").
@@ -564,7 +596,11 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
     text = name_cased(asserted(own_words(text)))
     found = {}
     for name, match in _slot_matches(text):
+        if name in found:
+            continue  # a workplace by its name goes before one by its kind
         groups = match.groupdict()
+        if groups.get("prog") and not _NOW.search(_clause_of(text, match)):
+            continue  # "is working at the library" today: where, not for whom
         said = groups.get("v") or ("eats meat" if groups.get("meat") or groups.get("meat2") else "")
         said = said or ("eats fish" if groups.get("fish") else "")
         said = said or ("no meat" if groups.get("nomeat") else "")
@@ -572,6 +608,8 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         said = said or groups.get("raised") or groups.get("held") or ""
         said = said or groups.get("dating") or groups.get("wed") or groups.get("nights") or ""
         said = said or groups.get("rented") or ""
+        if groups.get("place"):
+            said = ("another " if groups.get("other") else "") + groups["place"]
         said = said or (f"{groups['grader']} grade" if groups.get("grader") else "")
         said = "alone" if groups.get("alone") else said
         if name == "tenure":
@@ -605,6 +643,31 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
 # who said it ("maya's mom lives with maya and family"). The slots read a name by its
 # capital, so such an id is read capitalised.
 _LOWER_FIRST = re.compile(r"(?:[A-Za-z]+[,!]\s+)?(?P<id>[a-z][\w-]*)(?![\w-])")  # "Oops, maya's"
+
+
+_NOW = re.compile(r"\b(?:now|these days|nowadays)\b", re.IGNORECASE)
+
+
+def _clause_of(text: str, match: re.Match[str]) -> str:
+    """The clause of ``text`` that ``match`` is in."""
+    start = max((m.end() for m in _CLAUSE.finditer(text, 0, match.start())), default=0)
+    end = next((m.start() for m in _CLAUSE.finditer(text, match.end())), len(text))
+    return text[start:end]
+
+
+def same_workplace(old: str, new: str) -> bool:
+    """Whether an employer value ``new`` names the workplace ``old`` does, when either names
+    it only by its kind: "library" is "fieldstone library", "grocery store" is "store"; "another
+    bakery" is never the bakery before it."""
+    if new.startswith("another "):
+        return False
+    old = old.removeprefix("another ")
+    if old == new:
+        return True
+    if old not in WORKPLACES and new not in WORKPLACES:
+        return False
+    a, b = set(old.split()), set(new.split())
+    return a <= b or b <= a
 
 
 def name_cased(text: str) -> str:
@@ -880,6 +943,7 @@ def conflicts(new_text: str, old_text: str, only: Mapping[str, str] | None = Non
         if slot in old
         and _holds(slot, old[slot][0], holder, only)
         and old[slot][1] != value
+        and not (slot == "employer" and same_workplace(old[slot][1], value))
         and not (value == "dating" and old[slot][1] in _BOUND)
         # "doesn't eat meat" after "is vegetarian": said again, not changed
         and not (value == "no meat" and old[slot][1] in _MEATLESS)
