@@ -831,6 +831,22 @@ def test_a_number_said_anew_now_is_a_changed_value() -> None:
         assert conflicts(not_changed, cats) == [], not_changed
 
 
+def test_a_count_said_anew_with_a_short_aside_is_a_changed_value() -> None:
+    cats = "Maya and family have two cats."
+    for changed in (
+        "Maya and family have one cat now, sadly.",
+        "Sadly, Maya and family have one cat now.",
+        "Maya and family have three cats now - Pico, Luna and Max.",
+    ):
+        assert conflicts(changed, cats) == ["value"], changed
+    for not_changed in (
+        "Maya and family have three cats now, and two dogs.",  # another count beside it
+        "Maya and family have three cats now, can you believe it?",  # more than an aside
+        "Maya and family have three cats, sadly.",  # no "now"
+    ):
+        assert conflicts(not_changed, cats) == [], not_changed
+
+
 def test_a_couple_married_is_the_relationship_of_either() -> None:
     engaged = "Maya is engaged to Chris."
     assert conflicts("Chris and Maya got married last Saturday!", engaged) == ["relationship"]

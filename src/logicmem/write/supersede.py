@@ -1080,12 +1080,29 @@ def count_changed(new_text: str, old_text: str) -> bool:
         return False
     if _NOT_INSTEAD.search(new) or _NOT_INSTEAD.search(old) or re.search(r"\bmore\b", new):
         return False
-    new_frame, new_values = _frame(new)
+    new_frame, new_values = _frame(_counted_clause(new))
     old_frame, old_values = _frame(old)
     if new_frame != old_frame:
         return False
     changed = [(a, b) for a, b in zip(new_values, old_values, strict=True) if a != b]
     return bool(changed) and all(a.kind == b.kind == "number" for a, b in changed)
+
+
+_ASIDE = re.compile(r"\s*[,;:\u2014\u2013]\s*|\s+-\s+")
+
+
+def _counted_clause(text: str) -> str:
+    """The clause of ``text`` that says a count "now", when the rest is a short aside of no
+    value ("has one cat now, sadly"); ``text`` itself otherwise."""
+    body = text.strip().rstrip(".!?")
+    clauses = [c for c in _ASIDE.split(body) if c]
+    counted = [c for c in clauses if re.search(r"\bnow\b", c, re.I) and counts(c)]
+    if len(clauses) < 2 or len(counted) != 1:
+        return text
+    asides = [c for c in clauses if c is not counted[0]]
+    if any(len(c.split()) > 3 or any(t.kind in VALUE_KINDS for t in tokens(c)) for c in asides):
+        return text
+    return counted[0]
 
 
 def schedule_changed(new_text: str, old_text: str) -> bool:
