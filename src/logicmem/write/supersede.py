@@ -132,6 +132,10 @@ _KIND_EMPLOYER = re.compile(
     r"|(?P<prog>working)\s+(?:at|for))"
     r"\s+(?:the|a|an)\s+(?P<other>(?:new|different|another|other)\s+)?"
     r"(?:(?!(?:" + _WORKPLACE + r")\b)[a-z][\w'-]*\s+){0,2}?(?P<place>" + _WORKPLACE + r")\b"
+    # the kind said alone, not naming another thing ("the school fundraiser")
+    r"(?=\s*(?:[,.;:!?)]|$)|'s\b|\s+(?:now|these|nowadays|part-time|full-time|and|but|as|"
+    r"in|on|at|near|downtown|since|for|where|which|that|with|every|during|while|so|because|"
+    r"too|again|anymore|three|two|four|five|most|all)\b)"
 )
 SLOTS: list[tuple[str, re.Pattern[str]]] = [
     (
@@ -207,7 +211,7 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             # "works at", "works part-time for", "works as a night nurse at"
             r"\b(?:(?:works|working|employed|hired)\s+(?:as\s+an?\s+(?:[\w-]+\s+){1,2}|"
-            r"(?:" + _NOT_EMPLOYED_BY + r"[\w-]+\s+){0,2}?)(?:at|for|by)|"
+            r"(?:" + _NOT_EMPLOYED_BY + r"[a-z][\w-]*\s+){0,2}?)(?:at|for|by)|"
             # "is a nurse at St. Mary's", "is a senior engineer at Google"
             r"(?:is|am|'m|are|'re)\s+(?:now\s+)?an?\s+(?:[\w-]+\s+){0,2}?(?:"
             + "|".join(OCCUPATIONS.split())
