@@ -2474,3 +2474,19 @@ def test_a_band_quit_ends_playing_in_it_not_a_band_liked(mem: Memory) -> None:
     mem.add("I quit the band to focus on school.", user_id="maya", timestamp="2026-03-01")
     assert mem.get(plays.id, user_id="maya").status == "superseded"
     assert mem.get(liked.id, user_id="maya").status == "active"
+
+
+def test_an_ordeal_said_to_be_over_ends_it_and_a_birth_ends_what_waited_for_it() -> None:
+    assert _ends(
+        "Maya is finally off antibiotics!", "Maya is on antibiotics for a sinus infection."
+    )
+    assert _ends("Maya is off bed rest.", "Maya is on bed rest for her back.")
+    assert _ends(
+        "Maya had the baby last week and Maya is finally off bed rest!",
+        "Maya is on bed rest until the baby comes.",
+    )
+    assert not _ends("Maya and family had the baby!", "Maya is on bed rest for her back.")
+    # A day off, a trip begun, a worry gone: nothing held ended.
+    for text in ("Maya is finally off work!", "Maya is finally off to Spain!",
+                 "Maya is finally off the hook.", "Maya is off dairy."):  # fmt: skip
+        assert detect(text, "Maya") is None, text

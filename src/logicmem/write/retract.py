@@ -1749,6 +1749,14 @@ def _ended(text: str, lead: str, subject: str) -> Retraction | None:
         text,
         flags,
     )
+    if found is None:
+        # ... or an ordeal said to be over: "is finally off antibiotics!", "off bed rest".
+        found = re.search(
+            lead + r"(?:been\s+)?(?:(?<=finally\s)|(?=off\s+bed\s+rest\b))(?P<cue>off)\s+"
+            r"(?!to\b)(?P<rest>[^,.;!?]+?)(?=\s*(?:[,.;!?]|$)|\s+(?:and|but|so|after|because)\b)",
+            text,
+            flags,
+        )
     if found is not None:
         content = _cut(found.group("rest"))
         when = content.split()[0].lower().rstrip("s") in _CALENDAR if content else False
@@ -2437,9 +2445,13 @@ def _lost_pregnancy(text: str, subject: str) -> Retraction | None:
 
 
 def birth_match(retraction: Retraction, fact: str, subject: str) -> bool:
-    """Whether ``fact`` is a current pregnancy that the birth ends: of the member who gave
-    birth, or, for the household's birth, the speaker's own or their partner's."""
-    pregnant = r"\b(?:pregnan\w*|expecting|due (?:in|on))\b"
+    """Whether ``fact`` is a current pregnancy that the birth ends, or holds until the
+    birth ("on bed rest until the baby comes"): of the member who gave birth, or, for the
+    household's birth, the speaker's own or their partner's."""
+    pregnant = (
+        r"\b(?:pregnan\w*|expecting|due (?:in|on)|until\s+(?:the\s+)?(?:delivery|birth)|"
+        r"until\s+(?:the|my|our|her|his|their)\s+baby\s+(?:comes|arrives|is\s+(?:born|here)))\b"
+    )
     if retraction.content[:1].isupper():  # someone named: the pregnancy said of them
         name = re.escape(retraction.content)
         return _current(fact, subject) and bool(
