@@ -1333,3 +1333,23 @@ def test_working_out_at_a_gym_or_with_a_charity_changes_no_employer() -> None:
     assert conflicts("Maya works weekends at Harbor Books.", "Maya works at Google.") == [
         "employer"
     ]
+
+
+def test_a_department_is_a_slot_and_a_team_or_an_office_no_town() -> None:
+    old = "Maya works in the marketing department at Acme."
+    assert held_slots(old)["department"] == ("maya", "marketing")
+    assert conflicts("Maya got transferred to the sales department.", old) == ["department"]
+    assert conflicts("Maya's husband moved to the sales department.", old) == []
+    # A ward one is a patient in is no department.
+    assert "department" not in held_slots("Maya was moved to the cardiology department.")
+    home = "Maya lives in Boston."
+    for text in (
+        "Maya moved to the Sales team.",
+        "Maya moved to the New York office.",
+        "Maya moved to the Premium plan.",
+        "Maya moved to Spanish class on Tuesdays.",
+    ):
+        assert "residence" not in held_slots(text), text
+        assert conflicts(text, home) == [], text
+    assert conflicts("Maya moved to the Bay Area.", home) == ["residence"]
+    assert conflicts("Maya moved to Denver, and she loves the team there.", home) == ["residence"]

@@ -137,6 +137,14 @@ _KIND_EMPLOYER = re.compile(
     r"in|on|at|near|downtown|since|for|where|which|that|with|every|during|while|so|because|"
     r"too|again|anymore|three|two|four|five|most|all)\b)"
 )
+# A name that goes before a word for a part of an organisation or a thing of its own is
+# no town: "moved to the Sales team", "the Boston office", "the Premium plan".
+_NOT_A_PLACE = (
+    r"(?![\w'&.-])(?!\s+(?:[A-Z][\w'&.-]*\s+)*(?:team|department|dept|office|branch|group|"
+    r"class|classes|plan|unit|division|floor|wing|ward|league|section|program|programme|"
+    r"course|account|tier|role|position|store|location|campus|site|shift|squad|crew|lab|"
+    r"project|channel|server|version|level|desk|line|route)\b)"
+)
 SLOTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "residence",
@@ -153,6 +161,7 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"(?:place|apartment|house|flat|condo|home)\s+in\s+)?(?![A-Z][\w-]*'s\b)"
             + _NO_DATE
             + _VALUE
+            + _NOT_A_PLACE
         ),
     ),
     (
@@ -223,6 +232,20 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("employer", _KIND_EMPLOYER),
+    (
+        # The department one works in, one at a time: "works in the marketing department",
+        # then "got transferred to the sales department" (not a team: one plays on several).
+        "department",
+        re.compile(
+            r"\b(?:(?:works|working)\s+(?:now\s+)?in|"
+            r"(?:transferred|moved|switched|transferring|moving)\s+(?:over\s+)?(?:to|into))\s+"
+            # a ward one is a patient in is no department one works in
+            r"the\s+(?!(?:emergency|accident|cardiology|oncology|radiology|maternity|"
+            r"pediatrics?|paediatrics?|intensive|psychiatric|psychiatry|neurology|orthopedics?|"
+            r"surgical|trauma|burn|outpatient|inpatient)\b)"
+            r"(?P<v>(?:(?!(?:department|dept)\b)[\w&-]+\s+){1,2}?)(?:department|dept)\b"
+        ),
+    ),
     (
         "occupation",
         # The job is one or two words, never a following function word ("as a nurse to").
