@@ -179,8 +179,10 @@ def test_a_shift_a_freelance_job_and_gym_days_said_anew_replace_the_old(tmp_path
         "I go to the gym on Tuesdays and Thursdays now.",
     ):
         assert len(mem.add(text, user_id="m", timestamp="2024-06-01").superseded) == 1, text
+    # Where the husband works stays told when his shift changes.
     assert {e.text for e in mem.get_all(user_id="m")} == {
         "m's husband switched to day shifts.",
+        "M's husband works at the hospital.",
         "m took a full-time job as an art director at a studio.",
         "m goes to the gym on Tuesdays and Thursdays now.",
     }

@@ -762,8 +762,14 @@ def test_working_nights_is_a_shift_and_freelancing_as_a_job_is_an_occupation() -
     assert held_slots("Maya freelances on the side as a photographer.") == {}  # a side job
     # told on their own when another slot of the same memory changes
     both = "Maya works nights at the hospital and works part-time."
-    assert restated(both, {"shift"}, "maya") == ["Maya works part-time."]
-    assert restated(both, {"work_hours"}, "maya") == ["Maya works nights."]
+    assert restated(both, {"shift"}, "maya") == [
+        "Maya works at the hospital.",
+        "Maya works part-time.",
+    ]
+    assert restated(both, {"work_hours"}, "maya") == [
+        "Maya works at the hospital.",
+        "Maya works nights.",
+    ]
 
 
 def test_the_home_rented_is_the_dwelling_a_move_replaces() -> None:
@@ -1340,6 +1346,12 @@ def test_a_department_is_a_slot_and_a_team_or_an_office_no_town() -> None:
     assert held_slots(old)["department"] == ("maya", "marketing")
     assert conflicts("Maya got transferred to the sales department.", old) == ["department"]
     assert conflicts("Maya's husband moved to the sales department.", old) == []
+    assert restated(
+        "Maya works at the bakery in the bread department.", {"department"}, "maya"
+    ) == ["Maya works at the bakery."]
+    assert restated("Maya works in the IT department at Acme.", {"employer"}, "maya") == [
+        "Maya works in the IT department."
+    ]
     # A ward one is a patient in is no department.
     assert "department" not in held_slots("Maya was moved to the cardiology department.")
     home = "Maya lives in Boston."

@@ -578,6 +578,8 @@ _TOLD = {
     ("household", "care"): "{who} lives in {v}.",
     ("household", "alone"): "{who} lives alone.",
     ("employer", "v"): "{who} works at {v}.",
+    ("employer", "place"): "{who} works at the {v}.",
+    ("department", "v"): "{who} works in the {v} department.",
     ("custody", "v"): "{who} has {v} custody.",
     ("mobility_aid", "aid"): "{who} uses {a} {v}.",
     ("shift", "v"): "{who} works {v} shifts.",
