@@ -684,10 +684,20 @@ def _clause_of(text: str, match: re.Match[str]) -> str:
     return text[start:end]
 
 
-def same_workplace(old: str, new: str) -> bool:
-    """Whether an employer value ``new`` names the workplace ``old`` does, when either names
-    it only by its kind: "library" is "fieldstone library", "grocery store" is "store"; "another
-    bakery" is never the bakery before it."""
+# Words that say a workplace is a new one: "now", a job taken, a move.
+_NEW_WORKPLACE = re.compile(
+    r"\b(?:now|these days|nowadays|new job|switched|moved|transferred|different|another|"
+    r"(?:took|got|started|landed|accepted|found)\s+(?:a|an|the)\s+(?:new\s+)?(?:[\w-]+\s+){0,2}?job)\b",
+    re.IGNORECASE,
+)
+
+
+def same_workplace(old: str, new: str, new_text: str) -> bool:
+    """Whether an employer value ``new`` (said in ``new_text``) names the workplace ``old``
+    does, when either names it only by its kind: "library" is "fieldstone library",
+    "grocery store" is "store"; a kind after a name ("works at the hospital" after "works
+    at St. Mary's") may be the same place, unless the text says it is a new one ("now",
+    "got a job at"). "Another bakery" is never the bakery before it."""
     if new.startswith("another "):
         return False
     old = old.removeprefix("another ")
@@ -696,7 +706,10 @@ def same_workplace(old: str, new: str) -> bool:
     if old not in WORKPLACES and new not in WORKPLACES:
         return False
     a, b = set(old.split()), set(new.split())
-    return a <= b or b <= a
+    if a <= b or b <= a:
+        return True
+    # two kinds (a library, a bakery) are two places; a kind and a name may be one
+    return not (old in WORKPLACES and new in WORKPLACES) and not _NEW_WORKPLACE.search(new_text)
 
 
 def name_cased(text: str) -> str:
@@ -972,7 +985,7 @@ def conflicts(new_text: str, old_text: str, only: Mapping[str, str] | None = Non
         if slot in old
         and _holds(slot, old[slot][0], holder, only)
         and old[slot][1] != value
-        and not (slot == "employer" and same_workplace(old[slot][1], value))
+        and not (slot == "employer" and same_workplace(old[slot][1], value, new_text))
         and not (value == "dating" and old[slot][1] in _BOUND)
         # "doesn't eat meat" after "is vegetarian": said again, not changed
         and not (value == "no meat" and old[slot][1] in _MEATLESS)
