@@ -69,6 +69,7 @@ OCCUPATIONS = (
     "optometrist radiologist technologist hygienist pharmacologist chemist biologist "
     "mathematician statistician translator interpreter supervisor associate"
 )
+_OCCUPATION = "|".join(OCCUPATIONS.split())  # the job words, as one alternation
 # Words that praise a skill, not name a job: "is a good cook now".
 _PRAISE = (
     r"(?:good|great|better|bad|terrible|amazing|decent|excellent|awesome|pretty|real|much|"
@@ -125,7 +126,7 @@ _KIND_EMPLOYER = re.compile(
     r"\b(?:(?:works|employed|hired)\s+(?:(?:now|currently|still|part-time|full-time|nights|"
     r"days|weekends|evenings|mornings|there)\s+){0,2}(?:at|for|by)"
     r"|(?:is|am|'m|are|'re)\s+(?:now\s+)?an?\s+(?:[\w-]+\s+){0,2}?(?:"
-    + "|".join(OCCUPATIONS.split())
+    + _OCCUPATION
     + r")\s+(?:at|for)"
     r"|(?:(?:took|got|started|landed|accepted|found|has|have)\s+(?:a|an|the)\s+(?:new\s+)?"
     r"(?:[\w-]+\s+){0,2}?job|new\s+job)\s+(?:at|with)"
@@ -223,7 +224,7 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"(?:" + _NOT_EMPLOYED_BY + r"[a-z][\w-]*\s+){0,2}?)(?:at|for|by)|"
             # "is a nurse at St. Mary's", "is a senior engineer at Google"
             r"(?:is|am|'m|are|'re)\s+(?:now\s+)?an?\s+(?:[\w-]+\s+){0,2}?(?:"
-            + "|".join(OCCUPATIONS.split())
+            + _OCCUPATION
             + r")\s+(?:at|for)|"
             # "switched to a clinic job at ...": the verb is no part of whose job it is
             r"(?:(?:took|got|started|landed|accepted|switched to|moved to|found)\s+"
@@ -255,7 +256,7 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             + r"\b)[a-z]+)?)"
             # "is a nurse at St. Mary's": a job word, said with where it is held
             r"|\b(?:is|am|'m|are|'re)\s+(?:now\s+)?an?\s+(?P<job>(?:[\w-]+\s+){0,2}?(?:"
-            + "|".join(OCCUPATIONS.split())
+            + _OCCUPATION
             + r"))\s+(?:at|for)\s+(?:the\s+)?[A-Z]"
             # "is a nurse manager now", "is now a paralegal": the job held now, said so
             r"|\b(?:is|am|'m|are|'re)\s+(?P<now>now\s+)?an?\s+(?!"
@@ -263,14 +264,14 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             + r"\b)(?P<held>(?:(?!"
             + _FUNCTION
             + r"\b)[a-z-]+\s+){0,2}?(?:"
-            + "|".join(OCCUPATIONS.split())
+            + _OCCUPATION
             + r"))(?(now)(?=\s*(?:[,.;!?]|$))|\s+now\b(?=\s*(?:[,.;!?]|$)|\s+(?:and|but)\b))"
             # "got promoted to sous chef": the job it names, a job word's
             r"|\b(?:got|was|been|is|am|'m|are|'re|being|getting)\s+(?:just\s+|finally\s+)?promoted\s+"
             r"to\s+(?:an?\s+)?(?P<raised>(?:(?!"
             + _FUNCTION
             + r"\b)[\w-]+\s+){0,2}(?:"
-            + "|".join(OCCUPATIONS.split())
+            + _OCCUPATION
             + r"))\b(?!\s+(?:of|in)\b)"
         ),
     ),
