@@ -237,6 +237,24 @@ def test_the_turn_before_a_write_is_the_llms_context_and_not_written_again(
     assert "Do you bake?" in llm.calls[1]["messages"][1]["content"]
 
 
+def test_a_new_department_keeps_the_employer_and_a_new_employer_the_department_not(
+    tmp_path: Path,
+) -> None:
+    mem = _memory(tmp_path, None)
+    mem.add("I live in Denver. I work in the marketing department at Acme.", user_id="m")
+    moved = mem.add("I got moved to Sales last week.", user_id="m", timestamp="2024-03-01")
+    assert len(moved.superseded) == 1
+    held = {e.text for e in mem.get_all(user_id="m")}
+    assert "M works at Acme." in held  # the employer, told on its own (a sentence's capital)
+    assert "m lives in Denver." in held  # a department is no town
+    assert "m works in the marketing department at Acme." not in held
+    mem.add("I work in the IT department at Globex.", user_id="n", timestamp="2024-01-01")
+    mem.add("I started a new job at Initech.", user_id="n", timestamp="2024-03-01")
+    held = {e.text for e in mem.get_all(user_id="n")}
+    # the old department was the old employer's: it is not told as current
+    assert not any("IT department" in text for text in held), held
+
+
 def test_a_new_workplace_said_by_its_kind_replaces_the_named_one(tmp_path: Path) -> None:
     mem = _memory(tmp_path, None)
     mem.add("I work at Fieldstone.", user_id="m", timestamp="2024-01-01")

@@ -1346,6 +1346,27 @@ def test_working_out_at_a_gym_or_with_a_charity_changes_no_employer() -> None:
     ]
 
 
+def test_a_department_named_alone_is_no_town_and_the_employer_after_it_is_read() -> None:
+    old = "Maya works in the marketing department at Acme."
+    assert held_slots(old) == {"employer": ("maya", "acme"), "department": ("maya", "marketing")}
+    assert held_slots("Maya works in a small team at Google.")["employer"] == ("maya", "google")
+    assert restated(old, {"department"}, "maya") == ["Maya works at Acme."]
+    home = "Maya lives in Denver."
+    for text, unit in (
+        ("Maya moved to Sales last month.", "sales"),
+        ("Maya switched to HR.", "hr"),
+        ("Maya got moved to IT.", "it"),
+        ("Maya transferred to Human Resources in May.", "human resources"),
+        ("Maya moved to the finance team.", "finance"),
+    ):
+        assert held_slots(text) == {"department": ("maya", unit)}, text
+        assert conflicts(text, home) == [], text
+        assert conflicts(text, old) == ["department"], text
+    assert "department" not in held_slots("Maya switched to it last year.")
+    assert conflicts("Maya moved to Sales Park.", home) == ["residence"]
+    assert conflicts("Maya moved to Billings.", home) == ["residence"]
+
+
 def test_a_department_is_a_slot_and_a_team_or_an_office_no_town() -> None:
     old = "Maya works in the marketing department at Acme."
     assert held_slots(old)["department"] == ("maya", "marketing")

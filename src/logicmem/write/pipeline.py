@@ -780,5 +780,7 @@ def _untouched(
         leave = set(changed) | set(said)
         if "household" in said and same_holder(said["household"][0], holder, only):
             leave |= {"residence", "dwelling"}  # moved in with someone: the old town is not told
+        if "employer" in changed:
+            leave.add("department")  # a department is one of the old employer's
         out += restated(part, leave, holder)
     return list(dict.fromkeys(out))

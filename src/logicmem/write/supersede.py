@@ -106,6 +106,23 @@ _SCHOOL_KIND = (
 # Words after "works" that make it no job: "works out at Gold's Gym" is exercise, "works on
 # it at a café" a place to sit, "works hard at school" an effort.
 _NOT_EMPLOYED_BY = r"(?!(?:out|up|off|through|on|around|away|hard)\b)"
+# The part of an organisation one works in, said before the organisation: "works in the
+# marketing department at Acme" (Acme is the employer).
+_IN_UNIT = (
+    r"in\s+(?:the|a|an)\s+(?:[\w&-]+\s+){0,2}?"
+    r"(?:department|dept|team|division|group|unit|office)\s+"
+)
+# Departments named alone, as people say them: "moved to Marketing" is no town.
+DEPARTMENTS = (
+    "human resources", "customer service", "customer support", "public relations",
+    "business development", "investor relations", "quality assurance", "marketing", "sales",
+    "finance", "accounting", "engineering", "hr", "legal", "it", "operations", "compliance",
+    "procurement", "purchasing", "payroll", "logistics", "r&d", "communications", "pr",
+    "recruiting", "recruitment", "admissions", "billing", "facilities", "audit", "treasury",
+)  # fmt: skip
+_DEPARTMENT = "|".join(re.escape(d) for d in DEPARTMENTS)
+# As a name: "Marketing", "Human Resources", "HR" ("it" alone is no department).
+_DEPARTMENT_NAME = "|".join(re.escape(d.upper() if len(d) <= 3 else d.title()) for d in DEPARTMENTS)
 # Workplaces named by their kind, not their name: "works at the library", "got a job at a
 # bakery". Longer kinds first within a word ("grocery store" before "store").
 WORKPLACES = (
@@ -124,7 +141,7 @@ _WORKPLACE = "|".join(re.escape(w) for w in WORKPLACES)
 # today.
 _KIND_EMPLOYER = re.compile(
     r"\b(?:(?:works|employed|hired)\s+(?:(?:now|currently|still|part-time|full-time|nights|"
-    r"days|weekends|evenings|mornings|there)\s+){0,2}(?:at|for|by)"
+    r"days|weekends|evenings|mornings|there)\s+){0,2}(?:" + _IN_UNIT + r")?(?:at|for|by)"
     r"|(?:is|am|'m|are|'re)\s+(?:now\s+)?an?\s+(?:[\w-]+\s+){0,2}?(?:"
     + _OCCUPATION
     + r")\s+(?:at|for)"
@@ -161,6 +178,10 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"(?:(?:my|our|his|her|their|[A-Z][\w-]*'s)\s+(?:own\s+|new\s+)*"
             r"(?:place|apartment|house|flat|condo|home)\s+in\s+)?(?![A-Z][\w-]*'s\b)"
             + _NO_DATE
+            # a department said alone is no town: "moved to Marketing"
+            + r"(?!(?i:"
+            + _DEPARTMENT
+            + r")(?![\w'&-]|\.\w)(?!\s+[A-Z]))"
             + _VALUE
             + _NOT_A_PLACE
         ),
@@ -221,7 +242,10 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             # "works at", "works part-time for", "works as a night nurse at"
             r"\b(?:(?:works|working|employed|hired)\s+(?:as\s+an?\s+(?:[\w-]+\s+){1,2}|"
-            r"(?:" + _NOT_EMPLOYED_BY + r"[a-z][\w-]*\s+){0,2}?)(?:at|for|by)|"
+            + _IN_UNIT
+            + r"|(?:"
+            + _NOT_EMPLOYED_BY
+            + r"[a-z][\w-]*\s+){0,2}?)(?:at|for|by)|"
             # "is a nurse at St. Mary's", "is a senior engineer at Google"
             r"(?:is|am|'m|are|'re)\s+(?:now\s+)?an?\s+(?:[\w-]+\s+){0,2}?(?:"
             + _OCCUPATION
@@ -245,6 +269,16 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             r"pediatrics?|paediatrics?|intensive|psychiatric|psychiatry|neurology|orthopedics?|"
             r"surgical|trauma|burn|outpatient|inpatient)\b)"
             r"(?P<v>(?:(?!(?:department|dept)\b)[\w&-]+\s+){1,2}?)(?:department|dept)\b"
+        ),
+    ),
+    (
+        # A department said by its name alone: "got moved to Marketing", "switched to HR".
+        "department",
+        re.compile(
+            r"\b(?:transferred|moved|switched|transferring|moving)\s+(?:over\s+)?(?:to|into)\s+"
+            r"(?:the\s+)?(?:(?P<v>" + _DEPARTMENT_NAME + r")(?![\w'&-]|\.\w)"
+            r"(?:\s+(?:department|dept|team)\b)?(?!\s+[A-Z])"
+            r"|(?P<unit>" + _DEPARTMENT + r")\s+team\b)"
         ),
     ),
     (
@@ -581,6 +615,7 @@ _TOLD = {
     ("employer", "v"): "{who} works at {v}.",
     ("employer", "place"): "{who} works at the {v}.",
     ("department", "v"): "{who} works in the {v} department.",
+    ("department", "unit"): "{who} works in the {v} department.",
     ("custody", "v"): "{who} has {v} custody.",
     ("mobility_aid", "aid"): "{who} uses {a} {v}.",
     ("shift", "v"): "{who} works {v} shifts.",
@@ -637,7 +672,7 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         said = said or groups.get("year") or groups.get("care") or groups.get("job") or ""
         said = said or groups.get("raised") or groups.get("held") or ""
         said = said or groups.get("dating") or groups.get("wed") or groups.get("nights") or ""
-        said = said or groups.get("rented") or ""
+        said = said or groups.get("rented") or groups.get("unit") or ""
         if groups.get("place"):
             said = ("another " if groups.get("other") else "") + groups["place"]
         said = said or (f"{groups['grader']} grade" if groups.get("grader") else "")
