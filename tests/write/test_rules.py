@@ -14,6 +14,7 @@ from logicmem.write.supersede import (
     bare_relations,
     conflicts,
     held_slots,
+    may_change_value,
     measures,
     name_cased,
     only_one,
@@ -849,6 +850,24 @@ def test_a_count_said_anew_with_a_short_aside_is_a_changed_value() -> None:
         "Maya and family have three cats now, and two dogs.",  # another count beside it
         "Maya and family have three cats now, can you believe it?",  # more than an aside
         "Maya and family have three cats, sadly.",  # no "now"
+    ):
+        assert conflicts(not_changed, cats) == [], not_changed
+
+
+def test_a_count_told_after_the_event_that_changed_it_is_the_total_now() -> None:
+    cats = "Maya and family have two cats."
+    for changed in (
+        "Maya and family adopted another one, so Maya and family have three cats now.",
+        "One of them died in March, so Maya and family have one cat now.",
+        "Maya and family adopted two more, so now Maya and family have four cats.",
+    ):
+        assert may_change_value(changed), changed
+        assert conflicts(changed, cats) == ["value"], changed
+    for not_changed in (
+        "Maya and family adopted another one, so Maya and family have three cats.",  # no "now"
+        "Maya and family adopted a dog, so Maya and family have two cats and one dog now.",
+        "Maya's sister adopted a kitten, so she has three cats now.",  # someone else's
+        "Maya and family will adopt another one, so Maya and family have three cats now.",
     ):
         assert conflicts(not_changed, cats) == [], not_changed
 

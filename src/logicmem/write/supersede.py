@@ -1146,7 +1146,9 @@ def may_change_value(text: str) -> bool:
     so a write looks for what they change only when they say it."""
     if measures(text) or schedules(text):
         return True
-    return re.search(r"\bnow\b", text, re.IGNORECASE) is not None and counts(text)
+    if re.search(r"\bnow\b", text, re.IGNORECASE) is None:
+        return False
+    return counts(text) or _after_event(own_words(text)) is not None
 
 
 def count_changed(new_text: str, old_text: str) -> bool:
@@ -1154,16 +1156,36 @@ def count_changed(new_text: str, old_text: str) -> bool:
     "Maya has two cats". Not without "now" (two cats may be other cats), not a number
     added ("two more", "another"), nor a past event."""
     new, old = own_words(new_text), own_words(old_text)
-    if not (counts(new) and counts(old)) or not re.search(r"\bnow\b", new, re.IGNORECASE):
+    if not counts(old) or _NOT_INSTEAD.search(old):
         return False
-    if _NOT_INSTEAD.search(new) or _NOT_INSTEAD.search(old) or re.search(r"\bmore\b", new):
+    # after an event told first, the event may add ("adopted another"); the count is the total
+    counted = _after_event(new) or new
+    if not counts(counted) or not re.search(r"\bnow\b", counted, re.IGNORECASE):
         return False
-    new_frame, new_values = _frame(_counted_clause(new))
+    if _NOT_INSTEAD.search(counted) or re.search(r"\bmore\b", counted):
+        return False
+    new_frame, new_values = _frame(_counted_clause(counted))
     old_frame, old_values = _frame(old)
     if new_frame != old_frame:
         return False
     changed = [(a, b) for a, b in zip(new_values, old_values, strict=True) if a != b]
     return bool(changed) and all(a.kind == b.kind == "number" for a, b in changed)
+
+
+# A past event, then what it leaves: "we adopted another one, so we have three cats now".
+# past forms too short for is_past's rule: "one of them died, so ..."
+_SHORT_PAST = re.compile(r"\b(?:died|found)\b", re.IGNORECASE)
+_SO = re.compile(r"\s*,?\s+(?:and\s+)?so\s+(?=\w)", re.IGNORECASE)
+
+
+def _after_event(text: str) -> str | None:
+    """The count ``text`` says holds now after a past event it tells first ("we adopted
+    another one, so we have three cats now" -> "we have three cats now"); None when it
+    tells no such event."""
+    said = _SO.split(text.strip(), maxsplit=1)
+    if len(said) != 2 or not counts(said[1]):
+        return None
+    return said[1] if is_past(said[0]) or _SHORT_PAST.search(said[0]) else None
 
 
 _ASIDE = re.compile(r"\s*[,;:\u2014\u2013]\s*|\s+-\s+")
