@@ -1866,6 +1866,22 @@ def test_an_event_done_ends_only_the_preparing_for_it() -> None:
     assert detect("Maya will run the Boston marathon in April.", "Maya") is None
 
 
+def test_an_event_done_by_someone_named_ends_only_their_preparing() -> None:
+    friends = "Maya's friend Priya is studying for the bar exam."
+    for said in ("Maya said: Priya passed the bar!", "Maya's friend Priya passed the bar!",
+                 "Good news, Priya passed the bar."):  # fmt: skip
+        assert _ends(said, friends), said
+        assert _ends(said, "Maya said: Priya is studying for the bar exam."), said
+        # the speaker's own, and another friend's, stay
+        assert not _ends(said, "Maya is studying for the bar exam."), said
+        assert not _ends(said, "Maya's friend Ana is studying for the bar exam."), said
+    assert _ends(
+        "Maya's coworker, Dan, ran the Chicago marathon on Sunday.",
+        "Maya's coworker Dan is training for the Chicago marathon.",
+    )
+    assert not _ends("Maya said: Ana passed the bar!", friends)
+
+
 # -- a thing looked for, found -------------------------------------------------------------
 def test_a_thing_found_or_bought_ends_the_looking_for_it() -> None:
     assert _ends("Maya finally bought a car!", "Maya is saving up for a car.")

@@ -870,10 +870,17 @@ _AIMED_AT = {GOAL_WEIGHT: _WEIGHT_AIMED, WEANED: _NURSING, ADMITTED: _APPLYING}
 
 def _event_done(text: str, subject: str) -> Retraction | None:
     """An event the speaker did, in the past: "Maya ran the Boston marathon on Sunday",
-    "finally passed the bar". It ends only a fact of preparing for it."""
-    found = re.search(
-        rf"{_doer_lead(subject)}(?P<cue>{_DID_EVENT})\s+(?P<rest>.+)", text, re.IGNORECASE
-    )
+    "finally passed the bar". It ends only a fact of preparing for it: the speaker's, a
+    member's, or that of someone named ("my friend Priya passed the bar": ``whose`` is the
+    name)."""
+    did = rf"(?P<cue>{_DID_EVENT})\s+(?P<rest>.+)"
+    found = re.search(_doer_lead(subject) + did, text, re.IGNORECASE)
+    whose = _member(found) if found is not None else ""
+    for lead, name in [] if found is not None else _named_doers(text, subject):
+        found = re.search(lead + did, text, re.IGNORECASE)
+        if found is not None:
+            whose = name
+            break
     said = without_hints(text)
     if found is None or _LONG_AGO.search(said) or re.search(r"\b(?:back in|before|once)\b", said):
         return None  # done long ago, or once before: "ran Boston back in 2019"
@@ -889,7 +896,30 @@ def _event_done(text: str, subject: str) -> Retraction | None:
         return None
     if words[-1] not in _EVENTS and not re.fullmatch(r"(?:the\s+)?[A-Z]{2,6}", content):
         return None  # no event one trains or studies for: "finished work early"
-    return Retraction("ending", EVENT_DONE, content, whose=_member(found))
+    return Retraction("ending", EVENT_DONE, content, whose=whose)
+
+
+def _named_doers(text: str, subject: str) -> list[tuple[str, str]]:
+    """``_name_leads``, and the openings of someone the speaker knows, named after who they
+    are to the speaker ("Maya's friend Priya", "my coworker, Dan,"), each with the name."""
+    out = _name_leads(text, subject)
+    for found in re.finditer(
+        rf"{_CLAUSE_START}(?i:{_mine(subject)})\s+(?:(?:best|close|old|new)\s+)?"
+        rf"(?i:{_OTHER_WORDS}),?\s+(?P<name>[A-Z][a-z]+)\b,?",
+        text,
+    ):
+        out.append((rf"{re.escape(found.group(0))}(?:\s+{_AUX})*\s*", found.group("name")))
+    return out
+
+
+def _names(fact: str, name: str, subject: str) -> bool:
+    """Whether ``fact`` is told of the person ``name`` names: it opens with the name, or
+    with who they are to the speaker and the name ("Maya's friend Priya ...")."""
+    if re.match(
+        rf"\s*(?:{re.escape(subject)}\s+said:\s+)?{_OPENER}{re.escape(name)}\b(?!')", fact, re.I
+    ):
+        return True
+    return _named_owner(fact, subject).split()[-1:] == [name.lower()]
 
 
 def _does(retraction: Retraction, fact: str) -> bool:
@@ -2692,6 +2722,7 @@ _KIN_WORDS = "|".join(
     )
 )
 _OTHERS = frozenset(lemma(w) for w in OTHER_PEOPLE_WORDS.split())
+_OTHER_WORDS = "|".join(sorted(OTHER_PEOPLE_WORDS.split(), key=lambda w: (-len(w), w)))
 _MEMBERS = frozenset(lemma(w) for w in _KIN_WORDS.split("|"))
 _PEOPLE = _MEMBERS | _OTHERS
 
@@ -2878,6 +2909,10 @@ def _common_start(a: str, b: str) -> int:
 def lexical_match(retraction: Retraction, fact: str, subject: str) -> bool:
     """Whether ``fact`` states what an ending, a negation or a request to forget ends,
     word for word (a request to forget may name a past event too)."""
+    if retraction.cue == EVENT_DONE and retraction.whose[:1].isupper():
+        # done by someone named: it ends a fact told of them ("Maya said: Priya is ...")
+        named = _names(fact, retraction.whose, subject)
+        return named and _prepared_for(retraction, fact, subject)
     valued = holds_a_value(detect(fact, subject))
     if not _about(fact, subject) and not _of_the_named(fact, retraction, subject):
         # A new value of a thing of the subject's ("The doctor raised Maya's metformin to
