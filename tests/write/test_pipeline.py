@@ -237,6 +237,23 @@ def test_the_turn_before_a_write_is_the_llms_context_and_not_written_again(
     assert "Do you bake?" in llm.calls[1]["messages"][1]["content"]
 
 
+def test_his_or_her_ends_a_fact_only_when_it_can_stand_for_one_person(tmp_path: Path) -> None:
+    mem = _memory(tmp_path, None)
+    # "his" may be the son's or the husband's: nothing ends. (The son's two clauses were
+    # read alone, without the husband's fact, and his Zyrtec ended.)
+    mem.add("My son Leo takes Zyrtec, and he plays soccer.", user_id="m", timestamp="2024-01-01")
+    mem.add("My husband takes Zyrtec every day.", user_id="m", timestamp="2024-01-02")
+    stopped = mem.add("Stopped his Zyrtec last week.", user_id="m", timestamp="2024-03-01")
+    assert stopped.superseded == []
+    # One it can stand for: the injury ends with its cast, and who the son is stays known.
+    mem.add("My son Tom broke his leg skiing, he's in a cast.", user_id="n", timestamp="2024-01-05")
+    healed = mem.add("His leg is all healed now!", user_id="n", timestamp="2024-03-05")
+    assert len(healed.superseded) == 1
+    held = {e.text for e in mem.get_all(user_id="n")}
+    assert not any("cast" in text or "broke" in text for text in held), held
+    assert "n's son is named Tom." in held
+
+
 def test_a_new_department_keeps_the_employer_and_a_new_employer_the_department_not(
     tmp_path: Path,
 ) -> None:

@@ -27,6 +27,7 @@ from logicmem.write.retract import (
     parted,
     reaged,
     retracted,
+    treated,
     unlisted,
 )
 
@@ -2268,6 +2269,25 @@ def test_a_part_healed_ends_the_injury_told_as_it_happened() -> None:
     assert not _ends(healed, "Maya broke Maya's ankle in 2015.")
     assert not _ends(healed, "Maya broke Maya's ankle when Maya was ten.")
     assert not _ends(healed, "Maya's son sprained his ankle.")
+
+
+def test_a_part_healed_said_by_a_pronoun_or_a_name_ends_that_ones_injury() -> None:
+    sons = "Maya's son Tom broke his leg skiing."
+    for said in ("Maya said: His leg is all healed now!", "Maya said: Tom's leg has healed."):
+        assert _ends(said, sons), said
+        assert not _ends(said, "Maya broke Maya's leg."), said  # the speaker's own
+    assert _ends("Maya said: Her leg has finally healed.", "Maya's daughter broke her leg.")
+    assert not _ends("Maya said: Her leg has finally healed.", sons)  # "her" is no son
+    assert not _ends("Maya said: Dan's leg healed.", sons)  # someone else, named
+    # What the injury was treated with, in the same memory, ends with it; a treatment of
+    # another part does not.
+    found = detect("Maya said: His leg is all healed now!", "Maya")
+    assert found is not None
+    whole = "Maya's son Tom broke his leg skiing, he's in a cast."
+    assert treated(found, "Maya's son Tom is in a cast", whole, "Maya")
+    sling = "Maya's son Tom broke his leg skiing, and his arm is in a sling."
+    assert not treated(found, "Maya's son Tom's arm is in a sling", sling, "Maya")
+    assert not treated(found, "Maya's son Tom is in a cast", "Maya's son Tom is in a cast.", "Maya")
 
 
 def test_someone_staying_went_home_ends_the_stay() -> None:

@@ -36,6 +36,7 @@ from logicmem.write.remainder import introduced, parts, rest
 from logicmem.write.retract import (
     PARTED,
     Retraction,
+    by_pronoun,
     detect,
     each_told,
     forgotten_by_meaning,
@@ -43,6 +44,8 @@ from logicmem.write.retract import (
     left_told,
     restatable,
     retracted,
+    stands_for,
+    treated,
 )
 from logicmem.write.supersede import (
     bare_relations,
@@ -413,9 +416,10 @@ class WritePipeline:
 
         def ends(part: str) -> bool:
             if own is not None:
+                # what a healed injury was treated with ends with it ("he's in a cast")
                 return bool(
                     retracted(own, subject, [replace(old, text=part)], embed, meaning=meaning)
-                )
+                ) or treated(own, part, old.text, subject)
             if (slots_of(part) or valued(part)) and conflicts(entry.text, part):
                 return True
             ended = detect(part, subject)
@@ -482,7 +486,9 @@ class WritePipeline:
             # What a parting or an age reached leaves of a memory told anew ("Maya's husband
             # Tom is a teacher" -> "Tom is a teacher").
             start = left_told(own, old.text, subject) if own is not None else None
-            kept = self._rest_of(old, self._ended_by(old, entry), naming, start=start)
+            # "his leg has healed" tells of the one "his" stands for, by their relation
+            told = f"{naming} {stands_for(own, old.text, subject)}" if own and naming else naming
+            kept = self._rest_of(old, self._ended_by(old, entry), told, start=start)
             self.store.close_memory(
                 old.id,
                 until=until,
@@ -719,6 +725,10 @@ def _parts_ended(
         # "Maya's wife and Maya are vegetarian", told of each (``each_told``).
         for i, part in enumerate(parts(each_told(retraction, m.text, subject), _subject(m)))
     ]
+    if split and by_pronoun(retraction):
+        # whom "his" or "her" stands for is read over every fact, of one clause or more
+        told = {m.id for m, _ in split}
+        split += [(m, m) for m in facts if m.id not in told]
     if not split:
         return []
     whole = {part.id: m for m, part in split}

@@ -59,7 +59,7 @@ from logicmem.routes.visible.kb import drug_classes, drug_kinds, drug_names, med
 from logicmem.routes.visible.text import OTHER_PEOPLE_WORDS, fold, lemma, word_form, word_set
 from logicmem.types import MemoryEntry
 from logicmem.write.person import HE_KIN, INTERJECTION, MEMBER_WORDS, SHE_KIN, base_verb_s
-from logicmem.write.remainder import DOSE
+from logicmem.write.remainder import DOSE, parts
 from logicmem.write.rules import (
     CAN_YOU,
     LONG_AGO_WORDS,
@@ -1164,6 +1164,19 @@ _HEALS = frozenset((
     "head", "eye", "lip", "chin", "fracture", "break", "sprain", "strain", "tear", "cut",
     "burn", "wound", "incision", "stitches", "scar", "bruise", "blister", "rash",
 ))  # fmt: skip
+# The parts of the body among them: a treatment that names one is of that part.
+_BODY = frozenset(lemma(w) for w in (
+    "wrist", "ankle", "knee", "arm", "leg", "foot", "feet", "hand", "finger", "toe", "thumb",
+    "shoulder", "elbow", "hip", "back", "neck", "rib", "collarbone", "jaw", "nose", "tooth",
+    "shin", "hamstring", "achilles", "tendon", "ligament", "acl", "meniscus", "head", "eye",
+    "lip", "chin",
+))  # fmt: skip
+# What an injury is treated with until it heals: "is in a cast", "on crutches".
+_TREATED_WITH = re.compile(
+    r"\b(?:in|wears?|wearing|has|have|got)\s+(?:a|an|the)\s+(?:[\w-]+\s+)?"
+    r"(?:cast|sling|splint|brace|boot)\b|\bon\s+crutches\b|\b(?:has|have|got)\s+stitches\b",
+    re.IGNORECASE,
+)
 _INJURED = re.compile(
     r"\b(?:broke|broken|fractur\w*|sprain\w*|torn|tore|tear|strain\w*|injur\w*|hurt|"
     r"cast|brace|boot|sling|splint|stitches|wound|burn\w*|surgery|dislocat\w*|bruised|"
@@ -1179,7 +1192,10 @@ def _healed(text: str, subject: str) -> Retraction | None:
     # The owner unsaid at the start, as chat drops it ("wrist is finally healed"): the
     # speaker's, as "the wrist" is.
     said = rf"|{re.escape(subject)}\s+said:\s+" if subject else ""
-    owner = rf"(?:\b(?:{_mine(subject)}|the)\s+|^{said})(?:(?P<m>{_KIN_WORDS})'s\s+)?"
+    # Someone else's, by a pronoun ("his leg has healed": whose, ``_pronoun_owner``) or by a
+    # name ("Tom's leg healed").
+    other = r"|\b(?P<p>his|her)\s+|(?-i:\b(?P<n>[A-Z][a-z]+))'s\s+"
+    owner = rf"(?:\b(?:{_mine(subject)}|the)\s+|^{said}{other})(?:(?P<m>{_KIN_WORDS})'s\s+)?"
     found = re.search(
         rf"{owner}(?P<part>[a-z]+)\s+(?:(?:has|have|had|is|are|was|were)\s+)?"
         r"(?:now\s+|finally\s+|fully\s+|completely\s+|all\s+)?healed\b(?!\s+(?:over|into))",
@@ -1191,8 +1207,9 @@ def _healed(text: str, subject: str) -> Retraction | None:
     part = found.group("part").lower()
     if part not in _HEALS and part.removesuffix("s") not in _HEALS:
         return None  # "Maya's heart has healed" after a breakup: no injury
-    member = (found.group("m") or "").lower()
-    return Retraction("ending", HEALED, f"{member} {part}".strip())
+    member = (found.group("m") or "").lower() or _someone_else(found.group("n"), subject)
+    pronoun = "" if member else (found.group("p") or "").lower()
+    return Retraction("ending", HEALED, f"{member} {part}".strip(), whose=pronoun)
 
 
 # Who prescribes a drug, and so may stop it.
@@ -3124,6 +3141,38 @@ _GENDERED = {
 _SEXED = _GENDERED["his"] | _GENDERED["her"]
 
 
+def treated(retraction: Retraction, part: str, whole: str, subject: str) -> bool:
+    """Whether ``part``, a clause of the memory ``whole``, tells what the injury that a
+    healing ends in another of its clauses is treated with: "his leg has healed" ends
+    "Maya's son broke his leg" and "he's in a cast" of one memory. Not a treatment that
+    names a part of its own ("his arm is in a sling")."""
+    if retraction.cue != HEALED or not _TREATED_WITH.search(part):
+        return False
+    if set(content_lemmas(part, subject)) & _BODY:
+        return False
+    owner = _named_owner(part, subject)
+    return any(
+        clause != part
+        and _named_owner(clause, subject) == owner
+        and lexical_match(retraction, clause, subject)
+        for clause in parts(whole, subject)
+    )
+
+
+def stands_for(retraction: Retraction, fact: str, subject: str) -> str:
+    """Whom ``retraction``'s "his" or "her" stands for in ``fact`` ("son"), by their
+    relation (``_pronoun_owner``); "" when it names whose it is otherwise."""
+    if not by_pronoun(retraction):
+        return ""
+    return _pronoun_owner(retraction, own_words(fact), subject) or ""
+
+
+def by_pronoun(retraction: Retraction) -> bool:
+    """Whether ``retraction`` names whose it is by "his" or "her" alone ("his leg has
+    healed"): whom the pronoun stands for is read from the facts it may end."""
+    return retraction.whose in _GENDERED
+
+
 def _pronoun_owner(retraction: Retraction, fact: str, subject: str) -> str | None:
     """Whom an ending's "his" or "her" (``Retraction.whose``) stands for in ``fact``: the
     person the fact is about, as ``_whose`` words them, when the pronoun may be theirs;
@@ -3699,7 +3748,11 @@ def retracted(
         and len({_named_owner(said[m.id], subject) for m in lexical}) > 1
     ):
         return []  # "stopped his inhaler" with a son's and a husband's: whose is not said
-    sims = _similarities(retraction.content, [said[m.id] for m in lexical], subject, embed)
+    content = retraction.content
+    if retraction.whose in _GENDERED:
+        # "his leg" is compared as the one's it stands for ("son leg"), one for all of them
+        content = f"{_pronoun_owner(retraction, said[lexical[0].id], subject)} {content}"
+    sims = _similarities(content, [said[m.id] for m in lexical], subject, embed)
     if valued:
         if retraction.kind == "change":
             # Of the same thing's facts, one in the same unit ("12 km": "8 km", not
