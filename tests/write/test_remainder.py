@@ -422,3 +422,20 @@ def test_a_new_school_keeps_who_the_child_is(mem: Memory) -> None:
     now = _current(mem)
     assert "Maya's son is named Sam." in now
     assert not [t for t in now if "Riverside" in t]
+
+
+def test_a_verb_in_a_simple_past_of_its_own_form_opens_a_clause() -> None:
+    # "quit", "broke" and "hurt" were no verbs: the subject before them went unread, and
+    # a second verb after "and" stayed part of the first clause.
+    assert _texts("Maya quit smoking and stopped drinking coffee.") == [
+        "Maya quit smoking",
+        "Maya stopped drinking coffee",
+    ]
+    assert _texts("Maya's son broke his arm and he is in a cast.") == [
+        "Maya's son broke his arm",
+        "Maya's son is in a cast",
+    ]
+    assert _texts("Maya's son is in 5th grade now and Maya's daughter quit the swim team.") == [
+        "Maya's son is in 5th grade now",
+        "Maya's daughter quit the swim team",
+    ]

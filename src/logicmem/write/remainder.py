@@ -107,9 +107,17 @@ _MORE_VERBS = frozenset((
 ))  # fmt: skip
 
 
+# Simple pasts that ``verbish`` and ``word_form`` do not list: "Maya quit smoking".
+_MORE_PAST = frozenset((
+    "quit", "broke", "hurt", "cut", "hit", "shut", "split", "woke", "wore", "tore", "bit",
+    "caught", "fed", "fought", "led", "lent", "stuck", "swore", "beat",
+))  # fmt: skip
+
+
 def _verb(word: str) -> bool:
     """Whether ``word`` may start a verb phrase that shares the subject before it."""
-    return verbish(word) or word.lower().strip(".,;:!?") in _MORE_VERBS
+    bare = word.lower().strip(".,;:!?")
+    return verbish(word) or bare in _MORE_VERBS or bare in _MORE_PAST
 
 
 def _finite(word: str, before: str) -> bool:
@@ -117,7 +125,7 @@ def _finite(word: str, before: str) -> bool:
     or, right after a plain subject (a name, "she", "family"), any word in the verb's
     place ("Maya carries", "they carry"); not after a possessive ("Maya's kids")."""
     bare = word.lower().strip(".,;:!?")
-    if verbish(word) or word_form(bare) == "past":
+    if verbish(word) or word_form(bare) == "past" or bare in _MORE_PAST:
         return True
     if not bare.isalpha() or bare in _NOT_SUBJECT or before.endswith("'s"):
         return False
