@@ -237,6 +237,19 @@ def test_the_turn_before_a_write_is_the_llms_context_and_not_written_again(
     assert "Do you bake?" in llm.calls[1]["messages"][1]["content"]
 
 
+def test_a_statement_that_ends_two_things_ends_both(tmp_path: Path) -> None:
+    mem = _memory(tmp_path, None)
+    mem.add("I play tennis on Sundays.", user_id="m", timestamp="2024-01-01")
+    mem.add("I volunteer at the food bank.", user_id="m", timestamp="2024-01-02")
+    mem.add("I play tennis on Sundays and volunteer at the food bank.", user_id="n")
+    said = "I quit tennis and stopped volunteering at the food bank."
+    assert len(mem.add(said, user_id="m", timestamp="2024-03-01").superseded) == 2
+    assert {e.text for e in mem.get_all(user_id="m")} == {f"m{said[1:]}"}
+    # one memory that holds both ends once, and nothing of it is kept
+    assert len(mem.add(said, user_id="n", timestamp="2024-03-01").superseded) == 1
+    assert {e.text for e in mem.get_all(user_id="n")} == {f"n{said[1:]}"}
+
+
 def test_his_or_her_ends_a_fact_only_when_it_can_stand_for_one_person(tmp_path: Path) -> None:
     mem = _memory(tmp_path, None)
     # "his" may be the son's or the husband's: nothing ends. (The son's two clauses were

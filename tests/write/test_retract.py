@@ -25,6 +25,7 @@ from logicmem.write.retract import (
     detect,
     lexical_match,
     parted,
+    readings,
     reaged,
     retracted,
     treated,
@@ -2288,6 +2289,26 @@ def test_a_part_healed_said_by_a_pronoun_or_a_name_ends_that_ones_injury() -> No
     sling = "Maya's son Tom broke his leg skiing, and his arm is in a sling."
     assert not treated(found, "Maya's son Tom's arm is in a sling", sling, "Maya")
     assert not treated(found, "Maya's son Tom is in a cast", "Maya's son Tom is in a cast.", "Maya")
+
+
+def test_each_clause_of_a_statement_may_end_a_thing_of_its_own() -> None:
+    both = readings("Maya quit smoking and stopped drinking coffee.", "Maya")
+    assert [(r.kind, r.content) for r in both] == [
+        ("ending", "smoking"),
+        ("ending", "drinking coffee"),
+    ]
+    two = readings("Maya stopped going to yoga and Maya's daughter quit piano.", "Maya")
+    assert [r.content for r in two] == ["going to yoga", "daughter piano"]
+    assert _ends("Maya's daughter quit piano.", "Maya's daughter takes piano lessons.")
+    # What is not said as so, or a request to forget, is read whole, as one.
+    for said in (
+        "If Maya quit smoking and stopped drinking coffee, Maya would sleep better.",
+        "Maya wants to quit smoking and stop drinking coffee.",
+        "Maya will quit smoking in May and stop drinking coffee too.",
+    ):
+        assert readings(said, "Maya") == [], said
+    forget = readings("Forget that Maya quit smoking and stopped drinking coffee.", "Maya")
+    assert [r.kind for r in forget] == ["forget"]
 
 
 def test_someone_staying_went_home_ends_the_stay() -> None:

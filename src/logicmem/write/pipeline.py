@@ -42,6 +42,7 @@ from logicmem.write.retract import (
     forgotten_by_meaning,
     holds_a_value,
     left_told,
+    readings,
     restatable,
     retracted,
     stands_for,
@@ -405,11 +406,14 @@ class WritePipeline:
         ]
         return min(later, key=lambda m: m.said_at or "") if later else None
 
-    def _ended_by(self, old: MemoryEntry, entry: MemoryEntry) -> Callable[[str], bool]:
+    def _ended_by(
+        self, old: MemoryEntry, entry: MemoryEntry, reading: Retraction | None = None
+    ) -> Callable[[str], bool]:
         """Whether ``entry`` ends a part of ``old`` (a clause, as text): as a retraction of
-        it, or, where ``old`` is a retraction, by restating what it ended."""
+        it (by ``reading``, one of its readings, where given), or, where ``old`` is a
+        retraction, by restating what it ended."""
         subject, embed = _subject(old), self.embedder.embed
-        own = detect(entry.text, subject)
+        own = reading if reading is not None else detect(entry.text, subject)
         # "Forget the part about the loan" ends the clause that says it, not a clause near
         # it in meaning ("is saving for a house").
         meaning = forgotten_by_meaning(own, old.text, subject)
@@ -426,6 +430,13 @@ class WritePipeline:
             return restatable(ended) and bool(retracted(ended, subject, [entry], embed))
 
         return ends
+
+    def _ended_by_any(
+        self, old: MemoryEntry, entry: MemoryEntry, every: Sequence[Retraction | None]
+    ) -> Callable[[str], bool]:
+        """``_ended_by`` by any of ``entry``'s readings ``every`` (``retract.readings``)."""
+        ends = [self._ended_by(old, entry, reading) for reading in every]
+        return lambda part: any(e(part) for e in ends)
 
     def _ends_later(self, entry: MemoryEntry, other: MemoryEntry) -> bool:
         """Whether ``other``, said after ``entry``, ends it (see ``_replaced_by``)."""
@@ -449,11 +460,45 @@ class WritePipeline:
         added: list[tuple[MemoryEntry, np.ndarray]],
         result: AddResult,
     ) -> list[str]:
-        """Close what ``entry`` ends (``retract``): the facts it retracts, or, when it
-        restates a fact, the retractions said before it that ended that fact; what else
-        such a memory said stays (``_rest_of``)."""
+        """Close what ``entry`` ends (``retract``): the facts each of its readings retracts
+        (``retract.readings``: "quit smoking and stopped drinking coffee" ends both), or,
+        when it reads as none, the retractions said before it that ended a fact it
+        restates; what else such a memory said stays (``_rest_of``)."""
+        said: list[Retraction | None] = [*readings(entry.text, _subject(entry))] or [None]
+        closed: list[str] = []
+        for reading in said:
+            # one reading after another: what a reading keeps of a memory, the next may end
+            closed += self._retract_by(entry, reading, said, existing, added, result)
+        own = said[0]
+        if own is not None and own.kind == "forget":
+            # The request names what the user asked to forget: it leaves retrieval too.
+            until = entry.valid_from or entry.said_at or entry.created_at
+            self.store.close_memory(
+                entry.id,
+                until=until,
+                by=entry.id,
+                event="RETRACT",
+                detail={"cue": own.cue, "request": "forget", "closed": closed},
+            )
+            entry.status, entry.valid_until, entry.superseded_by = "superseded", until, entry.id
+            if not closed:
+                result.unmatched_forgets.append(entry.id)  # nothing it names was found
+            closed.append(entry.id)
+        return closed
+
+    def _retract_by(
+        self,
+        entry: MemoryEntry,
+        own: Retraction | None,
+        every: Sequence[Retraction | None],
+        existing: dict[str, MemoryEntry],
+        added: list[tuple[MemoryEntry, np.ndarray]],
+        result: AddResult,
+    ) -> list[str]:
+        """Close what the reading ``own`` of ``entry`` ends, or, with no reading, the
+        retractions ``entry`` restates a fact of (``_retract``); what stays of a memory
+        closed is what none of ``every`` reading ends."""
         subject, embed = _subject(entry), self.embedder.embed
-        own = detect(entry.text, subject)
         older = [m for m in _same_subject(entry, existing, added) if not _said_before(entry, m)]
         ended: list[tuple[MemoryEntry, float, str]] = []
         if own is not None:
@@ -488,7 +533,7 @@ class WritePipeline:
             start = left_told(own, old.text, subject) if own is not None else None
             # "his leg has healed" tells of the one "his" stands for, by their relation
             told = f"{naming} {stands_for(own, old.text, subject)}" if own and naming else naming
-            kept = self._rest_of(old, self._ended_by(old, entry), told, start=start)
+            kept = self._rest_of(old, self._ended_by_any(old, entry, every), told, start=start)
             self.store.close_memory(
                 old.id,
                 until=until,
@@ -499,21 +544,7 @@ class WritePipeline:
             old.status, old.valid_until, old.superseded_by = "superseded", until, entry.id
             if kept is not None:
                 self._keep(kept, old, until, added, result)
-        closed = [old.id for old, _, _ in ended]
-        if own is not None and own.kind == "forget":
-            # The request names what the user asked to forget: it leaves retrieval too.
-            self.store.close_memory(
-                entry.id,
-                until=until,
-                by=entry.id,
-                event="RETRACT",
-                detail={"cue": own.cue, "request": "forget", "closed": closed},
-            )
-            entry.status, entry.valid_until, entry.superseded_by = "superseded", until, entry.id
-            if not closed:
-                result.unmatched_forgets.append(entry.id)  # nothing it names was found
-            closed.append(entry.id)
-        return closed
+        return [old.id for old, _, _ in ended]
 
     def _rest_of(
         self,

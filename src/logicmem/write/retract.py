@@ -3167,6 +3167,25 @@ def stands_for(retraction: Retraction, fact: str, subject: str) -> str:
     return _pronoun_owner(retraction, own_words(fact), subject) or ""
 
 
+def readings(text: str, subject: str) -> list[Retraction]:
+    """What ``text`` ends, read whole (``detect``) and then clause by clause: "Maya quit
+    smoking and stopped drinking coffee" ends both habits, "Maya's son is in 5th grade now
+    and Maya's daughter quit the swim team" ends the team too. A clause adds an ending or a
+    negation of its own, of what ``text`` asserts (``rules.asserted``); a whole that reads
+    as a request to forget, a correction, a change, a death or a birth is read only whole."""
+    whole = detect(text, subject)
+    out = [whole] if whole is not None else []
+    if whole is not None and whole.kind not in ("ending", "negation", "update"):
+        return out
+    for clause in parts(asserted(text), subject):
+        found = detect(clause, subject)
+        if found is None or found.kind not in ("ending", "negation"):
+            continue
+        if all((found.cue, found.content) != (r.cue, r.content) for r in out):
+            out.append(found)
+    return out
+
+
 def by_pronoun(retraction: Retraction) -> bool:
     """Whether ``retraction`` names whose it is by "his" or "her" alone ("his leg has
     healed"): whom the pronoun stands for is read from the facts it may end."""
