@@ -1157,20 +1157,18 @@ _WORN = (
 # (``_INJURED``), so "Maya's wrist healed" does not end "Maya wears a watch on her wrist".
 HEALED = "healed"
 # What heals as an injury does: parts of the body an injury is said of, and the injuries.
-_HEALS = frozenset((
-    "wrist", "ankle", "knee", "arm", "leg", "foot", "feet", "hand", "finger", "toe", "thumb",
-    "shoulder", "elbow", "hip", "back", "neck", "rib", "collarbone", "jaw", "nose", "tooth",
-    "shin", "hamstring", "achilles", "tendon", "ligament", "acl", "meniscus", "bone", "skin",
-    "head", "eye", "lip", "chin", "fracture", "break", "sprain", "strain", "tear", "cut",
-    "burn", "wound", "incision", "stitches", "scar", "bruise", "blister", "rash",
-))  # fmt: skip
-# The parts of the body among them: a treatment that names one is of that part.
-_BODY = frozenset(lemma(w) for w in (
+_BODY_PARTS = (
     "wrist", "ankle", "knee", "arm", "leg", "foot", "feet", "hand", "finger", "toe", "thumb",
     "shoulder", "elbow", "hip", "back", "neck", "rib", "collarbone", "jaw", "nose", "tooth",
     "shin", "hamstring", "achilles", "tendon", "ligament", "acl", "meniscus", "head", "eye",
     "lip", "chin",
+)  # fmt: skip
+_HEALS = frozenset((
+    *_BODY_PARTS, "bone", "skin", "fracture", "break", "sprain", "strain", "tear", "cut",
+    "burn", "wound", "incision", "stitches", "scar", "bruise", "blister", "rash",
 ))  # fmt: skip
+# The parts of the body among them: a treatment that names one is of that part.
+_BODY = frozenset(lemma(w) for w in _BODY_PARTS)
 # What an injury is treated with until it heals: "is in a cast", "on crutches".
 _TREATED_WITH = re.compile(
     r"\b(?:in|wears?|wearing|has|have|got)\s+(?:a|an|the)\s+(?:[\w-]+\s+)?"
