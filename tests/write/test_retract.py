@@ -2069,6 +2069,16 @@ def test_back_at_work_ends_staying_home_with_the_children() -> None:
     assert not _ends("Maya is back at work now.", "Maya stays home with the kids on Fridays.")
 
 
+def test_back_at_work_ends_being_retired() -> None:
+    said = "Maya went back to work part-time at the library."
+    assert _ends(said, "Maya is retired.")
+    assert _ends(said, "Maya is retired from teaching.")
+    # Another's retirement, one from the service, or one long past: it stays.
+    assert not _ends(said, "Maya's husband is retired.")
+    assert not _ends(said, "Maya is retired from the Army.")
+    assert not _ends(said, "Maya was retired in 2010 and loves golf.")
+
+
 def test_his_or_her_thing_ended_is_never_the_speakers_own() -> None:
     # "his" in what the writer keeps is never the speaker ("I" is written as the name):
     # it ended the speaker's own inhaler, and left the son's current.

@@ -1476,6 +1476,9 @@ BACK_AT_WORK = "back at work"
 _AWAY_FROM_WORK = re.compile(
     r"\bon\s+(?:[\w-]+\s+){0,2}?(?:leave|furlough|disability)\b|\b(?:off|out of)\s+work\b|"
     r"\bfurloughed\b|\bbetween jobs\b|\bunemployed\b|"
+    # retired: back at work, part-time or not, ends it ("went back to work at the library")
+    r"\b(?:is|am|are|'m|'re|was|were|been|now|fully)\s+retired\b(?![- ](?:from\s+the\s+)?"
+    r"(?:army|navy|military|air force|marines|police|force|service|nfl|nba))|\bretirees?\b|"
     # at home with the children instead of at work
     r"\bstay(?:s|ing)?[- ]at[- ]home\s+(?:mom|mum|dad|parent|mother|father)\b|"
     r"\bstay(?:s|ing)?\s+(?:at\s+)?home\s+(?:full[- ]time\s+)?with\s+(?:the|my|our|[\w-]+'s)\s+"
