@@ -872,6 +872,26 @@ def test_a_count_told_after_the_event_that_changed_it_is_the_total_now() -> None
         assert conflicts(not_changed, cats) == [], not_changed
 
 
+def test_seeing_someone_or_having_a_boyfriend_is_dating() -> None:
+    single = "Maya is single."
+    for said in (
+        "Maya started seeing someone, his name is Raj.",
+        "Maya is seeing someone new.",
+        "Maya has a boyfriend now.",
+        "Maya found a new girlfriend.",
+    ):
+        assert held_slots(said) == {"relationship": ("maya", "dating")}, said
+        assert conflicts(said, single) == ["relationship"], said
+    # A doctor seen, none had, or another's: the relationship stays.
+    for said in (
+        "Maya is seeing someone about her back.",
+        "Maya is seeing a therapist.",
+        "Maya doesn't have a boyfriend.",
+        "Maya's daughter has a boyfriend.",
+    ):
+        assert conflicts(said, single) == [], said
+
+
 def test_a_couple_married_is_the_relationship_of_either() -> None:
     engaged = "Maya is engaged to Chris."
     assert conflicts("Chris and Maya got married last Saturday!", engaged) == ["relationship"]

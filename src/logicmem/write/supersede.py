@@ -446,6 +446,12 @@ SLOTS: list[tuple[str, re.Pattern[str]]] = [
             # "has been dating someone": dating, whoever it is.
             r"|\b(?:has been|have been|'s been|'ve been|started|is now|began)\s+"
             r"(?P<dating>dating)\b"
+            # "started seeing someone", "has a boyfriend now": dating too; not "seeing
+            # someone about my back", nor "seeing a therapist"
+            r"|\b(?:started|is|are|'s|'re|has been|'s been)\s+(?P<seeing>seeing)\s+someone\b"
+            r"(?!\s+(?:about|for|at|to)\b)"
+            r"|(?<!n't )(?<!not )(?<!never )(?<!no longer )\b(?:has|have|got|found)\s+a\s+"
+            r"(?:new\s+)?(?P<partner>boyfriend|girlfriend)\b"
             # "married Mike in June": married, to whomever; not a wedding long ago
             r"|\b(?<!'s )(?<!is )(?P<wed>married)\s+(?=[A-Z][a-z]+\b(?!')(?![^.;!?]*"
             + _LONG_AGO
@@ -672,6 +678,7 @@ def held_slots(text: str) -> dict[str, tuple[str | None, str]]:
         said = said or groups.get("year") or groups.get("care") or groups.get("job") or ""
         said = said or groups.get("raised") or groups.get("held") or ""
         said = said or groups.get("dating") or groups.get("wed") or groups.get("nights") or ""
+        said = said or ("dating" if groups.get("seeing") or groups.get("partner") else "")
         said = said or groups.get("rented") or groups.get("unit") or ""
         if groups.get("place"):
             said = ("another " if groups.get("other") else "") + groups["place"]
