@@ -2319,6 +2319,10 @@ def test_each_clause_of_a_statement_may_end_a_thing_of_its_own() -> None:
         assert readings(said, "Maya") == [], said
     forget = readings("Forget that Maya quit smoking and stopped drinking coffee.", "Maya")
     assert [r.kind for r in forget] == ["forget"]
+    # A clause whose "he" or "she" may stand for another named before it is not read alone.
+    assert readings("Maya said: Raj told his dad and he quit smoking.", "Maya") == []
+    chemo = readings("Maya's mom finished chemo and she is cancer-free!", "Maya")
+    assert [r.content for r in chemo] == ["mom chemo", "mom cancer"]
 
 
 def test_someone_staying_went_home_ends_the_stay() -> None:

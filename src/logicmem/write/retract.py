@@ -3178,7 +3178,11 @@ def readings(text: str, subject: str) -> list[Retraction]:
     out = [whole] if whole is not None else []
     if whole is not None and whole.kind not in ("ending", "negation", "update"):
         return out
-    for clause in parts(asserted(text), subject):
+    said = asserted(text)
+    pronouns = re.findall(rf"{_CLAUSE_START}(?:she|he|they)\b", said, re.IGNORECASE)
+    if len(pronouns) > len(_pronoun_leads(said, subject)):
+        return out  # "Raj told his dad and he quit": whom "he" stands for is unsure
+    for clause in parts(said, subject):
         found = detect(clause, subject)
         if found is None or found.kind not in ("ending", "negation"):
             continue
