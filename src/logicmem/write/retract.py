@@ -3179,10 +3179,11 @@ def readings(text: str, subject: str) -> list[Retraction]:
     if whole is not None and whole.kind not in ("ending", "negation", "update"):
         return out
     said = asserted(text)
+    clauses = parts(said, subject)
     pronouns = re.findall(rf"{_CLAUSE_START}(?:she|he|they)\b", said, re.IGNORECASE)
-    if len(pronouns) > len(_pronoun_leads(said, subject)):
+    if clauses and len(pronouns) > len(_pronoun_leads(said, subject)):
         return out  # "Raj told his dad and he quit": whom "he" stands for is unsure
-    for clause in parts(said, subject):
+    for clause in clauses:
         found = detect(clause, subject)
         if found is None or found.kind not in ("ending", "negation"):
             continue
