@@ -2289,6 +2289,9 @@ def test_a_part_healed_said_by_a_pronoun_or_a_name_ends_that_ones_injury() -> No
         assert not _ends(said, "Maya broke Maya's leg."), said  # the speaker's own
     assert _ends("Maya said: Her leg has finally healed.", "Maya's daughter broke her leg.")
     assert not _ends("Maya said: Her leg has finally healed.", sons)  # "her" is no son
+    # nor a coworker the fact itself calls "he"
+    assert not _ends("Maya said: Her leg has finally healed.", "Maya's coworker Dan broke his leg.")
+    assert _ends("Maya said: Her leg has finally healed.", "Maya's coworker Jo broke her leg.")
     assert not _ends("Maya said: Dan's leg healed.", sons)  # someone else, named
     # What the injury was treated with, in the same memory, ends with it; a treatment of
     # another part does not.

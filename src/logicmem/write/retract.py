@@ -3201,9 +3201,14 @@ def by_pronoun(retraction: Retraction) -> bool:
 def _pronoun_owner(retraction: Retraction, fact: str, subject: str) -> str | None:
     """Whom an ending's "his" or "her" (``Retraction.whose``) stands for in ``fact``: the
     person the fact is about, as ``_whose`` words them, when the pronoun may be theirs;
-    None for the subject's own fact or another's the pronoun cannot stand for."""
+    None for the subject's own fact or another's the pronoun cannot stand for: a relation
+    of the other sex, or one the fact itself calls by the other pronoun ("Maya's coworker
+    Dan broke his leg" for "her leg")."""
     owner = _whose(fact, subject)
     if owner is None or (owner in _SEXED and owner not in _GENDERED[retraction.whose]):
+        return None
+    other = {"his": r"\b(?:she|her|hers|herself)\b", "her": r"\b(?:he|his|him|himself)\b"}
+    if owner not in _SEXED and re.search(other[retraction.whose], fact, re.IGNORECASE):
         return None
     return owner
 
