@@ -754,6 +754,19 @@ def test_a_birth_ends_the_pregnancy_of_who_gave_birth() -> None:
     assert not _ends(household, "Maya and family painted the nursery yellow.")
 
 
+def test_a_child_born_said_with_which_one_and_a_name_set_off_is_a_birth() -> None:
+    born = "Maya's second daughter, Ava, was born on Tuesday!"
+    assert _ends(born, "Maya's wife is pregnant with Maya's second.")
+    assert not _ends(born, "Maya's sister is pregnant.")
+    # Told in passing, where, or long ago: no birth now.
+    for said in (
+        "Maya's first daughter, Ava, was born when Maya lived in Ohio!",
+        "Maya's second son, Leo, was born in Boston!",
+        "Maya's second daughter, Ava, was born in 2015!",
+    ):
+        assert detect(said, "Maya") is None, said
+
+
 def test_a_course_of_a_drug_finished_ends_the_drug() -> None:
     # As the writer keeps "I finished my course": the speaker named ("her" is another's).
     finished = "Maya finished Maya's course of amoxicillin."

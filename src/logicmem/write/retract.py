@@ -2445,7 +2445,9 @@ def _birth(text: str, subject: str) -> Retraction | None:
         or (
             _RECENT.search(text)
             and re.search(
-                rf"{whose}(?:(?i:baby)\s+)?(?i:{child})\b(?:\s+[A-Z]\w+)?\s+{adverbs}(?i:{_BORN})\b",
+                # "our second daughter, Ava, was born": which child, and a name set off
+                rf"{whose}(?:(?i:baby|first|second|third|fourth|fifth)\s+)?(?i:{child})\b"
+                rf"(?:,?\s+[A-Z]\w+,?)?\s+{adverbs}(?i:{_BORN})\b",
                 text,
             )
         )
@@ -2459,8 +2461,10 @@ def _birth(text: str, subject: str) -> Retraction | None:
         return None
     if _IN_PASSING.search(text[: found.start()]):
         return None  # told in passing ("moved when our son was born"), not news
-    if re.match(r"\s+(?:in|at)\b", text[found.end() :]) or _LONG_AGO.search(without_hints(text)):
-        return None  # where, or long ago ("was born in Boston", "in 2018"): not news
+    if re.match(r"\s+(?:in|at|when|while|before|back)\b", text[found.end() :]) or _LONG_AGO.search(
+        without_hints(text)
+    ):
+        return None  # where, when, or long ago ("was born in Boston", "in 2018"): not news
     return Retraction("birth", "born", "")
 
 
