@@ -21,7 +21,7 @@ from logicmem.routes.visible.criticality import (
     authored_examples,
     prototypes,
 )
-from logicmem.routes.visible.kb import OTHER, PAST, POLARITY, load_kb, match_at, matches
+from logicmem.routes.visible.kb import OTHER, PAST, POLARITY, load_kb, match_at, matches, readings
 from logicmem.routes.visible.text import (
     PROTOTYPE_SUBJECT,
     fact_sentence,
@@ -230,6 +230,65 @@ def test_a_fact_in_another_form_matches_its_entry(text: str, entry: str) -> None
 )
 def test_what_does_not_hold_matches_nothing(text: str) -> None:
     assert not load_kb().match_facts(text), _ids(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "holds"),
+    [
+        ("Sam is caring for her mother after a stroke.", True),
+        ("Sam looks after his grandfather most evenings.", True),
+        ("I've been taking care of my parents since Dad's fall.", True),
+        ("Sam is looking after her husband while he recovers from surgery.", True),
+        ("I'm my dad's caregiver now.", True),
+        ("Sam is her nana's main caregiver.", True),
+        ("Sam is caring for an elderly parent.", True),
+        # near misses: someone else cares, the care is for something of theirs, it is
+        # over or only possible, or nobody in the family is named
+        ("My brother takes care of our mom.", False),
+        ("My mom takes care of my kids on Fridays.", False),
+        ("I take care of my mom's dog when she travels.", False),
+        ("Sam looks after her grandmother's garden in the summer.", False),
+        ("I used to look after my grandfather.", False),
+        ("I might have to start caring for my father.", False),
+        ("Sam is taking care of the neighbour's cat this week.", False),
+        ("Sam loves caring for her houseplants.", False),
+    ],
+)
+def test_caring_for_a_family_member_by_any_name_is_family_caregiving(
+    text: str, holds: bool
+) -> None:
+    assert ("life-family-caregiver" in _ids(text)) is holds, _ids(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "holds"),
+    [
+        ("Sam was promoted to lead a team of five engineers.", True),
+        ("Sam now leads a team of twelve at the bank.", True),
+        ("Sam got made team leader last month.", True),
+        ("Sam is in charge of a team of six.", True),
+        ("Sam used to lead a team at her old job.", False),
+        ("Sam's sister leads a team of designers.", False),
+        ("Sam would love to lead a team someday.", False),
+        ("Sam led the team to a win on Saturday.", False),
+        ("Sam is on a team of five at work.", False),
+    ],
+)
+def test_leading_a_team_said_in_other_words_is_managing_people(text: str, holds: bool) -> None:
+    assert ("role-new-manager" in _ids(text)) is holds, _ids(text)
+
+
+def test_a_pattern_names_a_kind_of_person_in_braces() -> None:
+    assert readings("caring for {partner}") == [
+        "caring for husband", "caring for wife", "caring for partner", "caring for spouse"
+    ]  # fmt: skip
+    assert readings("takes warfarin") == ["takes warfarin"]
+    with pytest.raises(ValueError, match="unknown kind"):
+        readings("caring for {pet}")
+    # the resource reads each pattern as its first reading where it is a sentence
+    entry = load_kb().entries["life-family-caregiver"]
+    assert "caring for mother" in entry.fact_patterns
+    assert not any("{" in p for p in entry.fact_patterns)
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,8 @@ read alike (``text.fact_text``): person, possessives, *be* and *have* normalised
 auxiliaries split, "works as" read as *is*, and every word lemmatised, so "Sam has been
 taking warfarin" meets "takes warfarin", "Sam is diabetic" meets "diabetic", "came down
 with strep" meets the pattern as written, "Sam works as an ER nurse" meets "i'm an er
-nurse". A pattern then matches in one of three ways:
+nurse". A pattern may name a kind of person in braces ("caring for {elder}", ``KINDS``),
+which stands for each of its words. A pattern then matches in one of three ways:
 
 - *as written*: its words in order, at most one other word between neighbours where it
   has two content words or starts with *be* ("uses home oxygen" for "uses oxygen", "is a
@@ -182,6 +183,32 @@ _MEDIA = _lemmas(
     "documentary article book podcast show movie film video lecture talk class course "
     "story post episode series report news"
 )
+
+
+# Kinds of people a fact pattern may name in braces: "caring for {elder}" is matched as
+# "caring for mother", "caring for grandpa" and so on (``readings``), and read as its first
+# reading where a pattern serves as a sentence (the classifier's examples and prototypes).
+KINDS: dict[str, tuple[str, ...]] = {
+    "elder": (
+        "mother", "mom", "mum", "father", "dad", "parent", "grandmother", "grandma", "granny",
+        "nana", "grandfather", "grandpa", "grandparent", "aunt", "uncle",
+    ),
+    "partner": ("husband", "wife", "partner", "spouse"),
+}  # fmt: skip
+_KIND = re.compile(r"\{(\w+)\}")
+_KIND_WORDS = frozenset(lemma(w) for words in KINDS.values() for w in words)
+
+
+def readings(pattern: str) -> list[str]:
+    """The patterns ``pattern`` stands for: itself, or one per word of each kind it names
+    in braces ("caring for {partner}" -> "caring for husband", "caring for wife", ...)."""
+    found = _KIND.search(pattern)
+    if not found:
+        return [pattern]
+    if found.group(1) not in KINDS:
+        raise ValueError(f"unknown kind {found.group(0)} in fact pattern {pattern!r}")
+    head, tail = pattern[: found.start()], pattern[found.end() :]
+    return [r for w in KINDS[found.group(1)] for r in readings(head + w + tail)]
 
 
 def _gap(needle: tuple[str, ...]) -> int:
@@ -422,6 +449,13 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
         and text.clause[hi + 1] == text.clause[hi]
     ):
         return STRUCTURE  # "a flu shot", "a cold brew", "the dog park"
+    if (
+        words[hi] in _KIND_WORDS
+        and hi + 1 < len(words)
+        and words[hi + 1] == "poss"
+        and not text.have[hi + 1]
+    ):
+        return STRUCTURE  # "looks after her mom's dog" is not "looks after her mom"
     if pattern.content == 1 and _of_a_dish(text, at, hi):
         return STRUCTURE  # "got Sam a vegan curry"
     if _of_an_occasion(text, at, hi):
@@ -738,8 +772,9 @@ def _aged(age: int) -> Pattern:
 
 
 def _entry(row: dict[str, object]) -> Entry:
-    patterns = tuple(str(p) for p in row["fact_patterns"])  # type: ignore[attr-defined]
-    compiled = tuple(compile_pattern(p) for p in patterns)
+    written = [str(p) for p in row["fact_patterns"]]  # type: ignore[attr-defined]
+    patterns = tuple(readings(p)[0] for p in written)
+    compiled = tuple(compile_pattern(r) for p in written for r in readings(p))
     return Entry(
         id=str(row["id"]),
         type=str(row["type"]),
