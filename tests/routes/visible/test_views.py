@@ -30,6 +30,10 @@ from logicmem.types import Scope
         ("I want to be mortgage-free by the time I'm sixty.", GOAL),
         ("Marek is determined to finish his degree part time.", GOAL),
         ("We're building up an emergency fund before the baby comes.", GOAL),
+        # ... or a pledge or challenge taken on as one's own
+        ("Oskar signed up for a no-spend challenge this year.", GOAL),
+        ("Lea took the plastic-free pledge in January.", GOAL),
+        ("We're doing a 30-day no-sugar challenge.", GOAL),
         # reasons: a rule kept since something went wrong
         ("Since a hailstorm dented her car, Pia always parks in the garage.", REASON),
         ("After getting locked out twice, I keep a spare key with my neighbour.", REASON),
@@ -60,6 +64,11 @@ from logicmem.types import Scope
         ("Femi is saving the leftovers for lunch.", ""),
         ("Green tea beats coffee every time.", ""),
         ("I covered his shift once, hopefully never again.", ""),
+        ("Oskar signed up for a 5k in May.", ""),
+        ("Lea did the ice bucket challenge.", ""),
+        ("Marek was doing a no-spend challenge until March.", ""),
+        ("Theo loved the baking challenge on TV.", ""),
+        ("Yuki is taking the challenge at work.", ""),
     ],
 )  # fmt: skip
 def test_the_view_a_sentence_states_by_its_form(text: str, kind: str) -> None:

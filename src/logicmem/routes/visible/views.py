@@ -108,6 +108,10 @@ _GOAL = [
     r"\bfocused\s+on\s+(?:getting|paying|saving|building|losing|improving|reaching|finishing)\b",
     r"\bevery\s+(?:raise|bonus|paycheck|pay\s*check|spare\s+\w+|extra\s+\w+)\s+goes\s+(?:into|to|toward)",
     r"\bbuilding\s+(?:up\s+)?an?\s+(?:[\w-]+\s+){0,2}(?:cushion|fund|buffer|nest\s+egg|savings)\b",
+    # a pledge or a challenge taken on as one's own: "signed up for a no-spend challenge",
+    # "took the plastic-free pledge"; not one done ("did the ice bucket challenge")
+    r"\b(?:signed\s+up\s+for|took|joined|taken|(?:is|am|are|'m|'re|'s)\s+doing)\s+(?:the|a|an|this)"
+    r"\s+(?:[\w'-]+\s+){0,6}(?:pledge|challenge)\b(?!\s+(?:at|in|on|with)\s+(?:work|school))",
 ]
 _GOAL_RE = re.compile("|".join(_GOAL))
 
