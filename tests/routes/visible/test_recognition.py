@@ -278,6 +278,27 @@ def test_leading_a_team_said_in_other_words_is_managing_people(text: str, holds:
     assert ("role-new-manager" in _ids(text)) is holds, _ids(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "entry", "holds"),
+    [
+        ("Sam's grandmother has dementia and lives with us.", "dependant-aging-parent-dementia", True),
+        ("My grandpa has Alzheimer's.", "dependant-aging-parent-dementia", True),
+        ("My wife is on chemo until March.", "dependant-immunocompromised-household", True),
+        ("My partner passed away in the spring.", "life-recently-widowed-admin", True),
+        ("My grandfather passed away last month.", "other-bereavement", True),
+        ("Sam's husband is in the Navy.", "role-military-spouse", True),
+        ("My nana moved into assisted living.", "age-senior-living", True),
+        # someone else's relative, or a relative's own pet or person
+        ("My friend's dad has dementia.", "dependant-aging-parent-dementia", False),
+        ("My husband's grandmother passed away.", "life-recently-widowed-admin", False),
+        ("My husband's cat died.", "life-recently-widowed-admin", False),
+        ("My wife's colleague is on chemo.", "dependant-immunocompromised-household", False),
+    ],
+)  # fmt: skip
+def test_a_relative_is_named_by_any_word_of_their_kind(text: str, entry: str, holds: bool) -> None:
+    assert (entry in _ids(text)) is holds, _ids(text)
+
+
 def test_a_pattern_names_a_kind_of_person_in_braces() -> None:
     assert readings("caring for {partner}") == [
         "caring for husband", "caring for wife", "caring for partner", "caring for spouse"

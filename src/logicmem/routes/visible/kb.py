@@ -449,13 +449,17 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
         and text.clause[hi + 1] == text.clause[hi]
     ):
         return STRUCTURE  # "a flu shot", "a cold brew", "the dog park"
-    if (
-        words[hi] in _KIND_WORDS
-        and hi + 1 < len(words)
-        and words[hi + 1] == "poss"
-        and not text.have[hi + 1]
+    if any(
+        words[j] in _KIND_WORDS
+        and j + 1 < len(words)
+        and j + 1 not in matched
+        and words[j + 1] == "poss"
+        and not text.have[j + 1]
+        for j in at
     ):
-        return STRUCTURE  # "looks after her mom's dog" is not "looks after her mom"
+        # a relative's own thing or person: "looks after her mom's dog" is not "looks after
+        # her mom", "my husband's grandmother passed away" not "my husband passed away"
+        return STRUCTURE
     if pattern.content == 1 and _of_a_dish(text, at, hi):
         return STRUCTURE  # "got Sam a vegan curry"
     if _of_an_occasion(text, at, hi):
