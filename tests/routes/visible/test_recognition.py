@@ -263,7 +263,7 @@ def test_caring_for_a_family_member_by_any_name_is_family_caregiving(
 @pytest.mark.parametrize(
     ("text", "holds"),
     [
-        ("Sam was promoted to lead a team of five engineers.", True),
+        ("Sam got promoted to team lead at the clinic.", True),
         ("Sam now leads a team of twelve at the bank.", True),
         ("Sam got made team leader last month.", True),
         ("Sam is in charge of a team of six.", True),
@@ -281,7 +281,7 @@ def test_leading_a_team_said_in_other_words_is_managing_people(text: str, holds:
 @pytest.mark.parametrize(
     ("text", "entry", "holds"),
     [
-        ("Sam's grandmother has dementia and lives with us.", "dependant-aging-parent-dementia", True),
+        ("Sam's grandmother has dementia.", "dependant-aging-parent-dementia", True),
         ("My grandpa has Alzheimer's.", "dependant-aging-parent-dementia", True),
         ("My wife is on chemo until March.", "dependant-immunocompromised-household", True),
         ("My partner passed away in the spring.", "life-recently-widowed-admin", True),
