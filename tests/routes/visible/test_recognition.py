@@ -299,6 +299,22 @@ def test_a_relative_is_named_by_any_word_of_their_kind(text: str, entry: str, ho
     assert (entry in _ids(text)) is holds, _ids(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "entry"),
+    [
+        ("Caring for my mother is exhausting.", "life-family-caregiver"),
+        ("I'm caring for my mother, which was a hard choice.", "life-family-caregiver"),
+        ("Caring for my dad, who was ill for years, is my job now.", "life-family-caregiver"),
+        ("Taking care of my mom takes up most of my evenings.", "life-family-caregiver"),
+        ("My mom and her sister both have dementia.", "dependant-aging-parent-dementia"),
+    ],
+)
+def test_a_relatives_fact_near_a_past_verb_or_another_person_can_still_hold(
+    text: str, entry: str
+) -> None:
+    assert entry in _ids(text), _ids(text)
+
+
 def test_a_pattern_names_a_kind_of_person_in_braces() -> None:
     assert readings("caring for {partner}") == [
         "caring for husband", "caring for wife", "caring for partner", "caring for spouse"
@@ -400,6 +416,16 @@ def test_compounds_mulling_and_onsets(text: str, pattern: str, holds: bool) -> N
         # people at large, whose fact a relative clause states
         ("Sam volunteers at a food bank for people who lost their jobs.", "fin-unemployed", OTHER),
         ("Sam knows someone who is allergic to peanuts.", "allergy-peanut", OTHER),
+        # someone else named between a relative and the fact: the fact is theirs
+        ("My dad told me his coworker has dementia.", "dependant-aging-parent-dementia", OTHER),
+        ("My grandma says her friend has Alzheimer's.", "dependant-aging-parent-dementia", OTHER),
+        # an -ing phrase as the subject of a past "was" or "had": a time that is over
+        (
+            "Looking after my father was the hardest two years of my life.",
+            "life-family-caregiver",
+            PAST,
+        ),
+        ("And caring for my husband had been a full-time job.", "life-family-caregiver", PAST),
         # a time still to come that something is made ready for
         ("Sam is saving up for when he has kids.", "child-kids-in-home-general", POLARITY),
         ("We set up a fund for whenever we have kids.", "child-kids-in-home-general", POLARITY),

@@ -136,6 +136,10 @@ OTHER_PEOPLE = _lemmas(OTHER_PEOPLE_WORDS)
 # their jobs", "knows someone who is allergic to shellfish"); not a comparison ("like many
 # people, Sam is ...").
 _PEOPLE_WHO = _lemmas("people others someone somebody anyone anybody everyone everybody strangers")
+# What may open a sentence before its subject: "and caring for him was ..."
+_OPENERS = _lemmas("and but so then honestly frankly")
+# What starts a relative clause after a subject: "caring for my dad, who was ill"
+_RELATIVE = _lemmas("who whom whose which that where while when")
 _SCOPE = 3  # words before a match where a negation or hypothetical still governs it
 # After "was", the start of a state: "was diagnosed with celiac", "was prescribed warfarin".
 _ONSET = _lemmas("diagnosed prescribed started put told found born")
@@ -405,6 +409,42 @@ def _apart(text: FactText, at: list[int], pattern: Pattern, idx: list[int]) -> b
     return False
 
 
+def _told_as_past(text: FactText, lo: int, hi: int) -> bool:
+    """Whether a match that opens with a verb in -ing is the subject of a past *be* or
+    *have* that follows it: "caring for my mother was the hardest year" tells of a time
+    that is over ("caring for my mother is hard" does not; nor does a relative clause
+    between, "caring for my dad, who was ill, ...")."""
+    words = text.words
+    if text.form[lo] != "ing" or any(
+        words[j] not in _ADVERBS and words[j] not in _OPENERS
+        for j in range(lo)
+        if text.segment[j] == text.segment[lo]
+    ):
+        return False  # not the sentence's subject: "I'm caring for my mother"
+    for j in range(hi + 1, min(len(words), hi + 6)):
+        if text.clause[j] != text.clause[hi] or words[j] in _RELATIVE:
+            return False
+        if words[j] in ("was", "had"):
+            return True
+        if _verb(text, j) or text.past[j] or text.form[j] == "past":
+            return False
+    return False
+
+
+def _said_of_another(text: FactText, at: list[int], pattern: Pattern) -> bool:
+    """Whether a match has someone outside the household inside it, not joined to
+    the pattern's person by "and": "my mom said her neighbor has dementia" is the
+    neighbor's dementia, not "mom has dementia"."""
+    words = text.words
+    lo, hi = min(at), max(at)
+    for j in range(lo + 1, hi):
+        if j in at or words[j] not in OTHER_PEOPLE or words[j] in pattern.words:
+            continue
+        if not any(words[k] in ("and", "or") for k in range(lo + 1, j)):
+            return True
+    return False
+
+
 def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mode: str) -> str:
     """Why a match at ``at`` (of the pattern's words ``idx``) does not state the fact as
     holding for the speaker, or "" when it does: see the module docstring."""
@@ -460,6 +500,8 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
         # a relative's own thing or person: "looks after her mom's dog" is not "looks after
         # her mom", "my husband's grandmother passed away" not "my husband passed away"
         return STRUCTURE
+    if _said_of_another(text, at, pattern):
+        return OTHER
     if pattern.content == 1 and _of_a_dish(text, at, hi):
         return STRUCTURE  # "got Sam a vegan curry"
     if _of_an_occasion(text, at, hi):
@@ -503,6 +545,8 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
         done = [j for j in at if text.past[j] and words[j] not in _BEGUN]
         if any(words[j] in _STATE_VERBS for j in done):
             return PAST  # "took blood thinners": a state that ended
+        if _told_as_past(text, lo, hi):
+            return PAST
         if done:
             # "walked the Camino", "got back from the trip": an event done, which may have
             # left a state of its own; unless at an earlier time of life.
