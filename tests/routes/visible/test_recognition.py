@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from logicmem.routes.visible.criticality import (
     VectorCache,
     authored_examples,
     prototypes,
+    training_examples,
 )
 from logicmem.routes.visible.kb import OTHER, PAST, POLARITY, load_kb, match_at, matches, readings
 from logicmem.routes.visible.text import (
@@ -313,6 +315,36 @@ def test_a_relatives_fact_near_a_past_verb_or_another_person_can_still_hold(
     text: str, entry: str
 ) -> None:
     assert entry in _ids(text), _ids(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "holds"),
+    [
+        ("Sam is on ART and sees the clinic every three months.", "med-hiv-art", True),
+        ("Sam started taking PrEP this year.", "med-hiv-art", True),
+        ("Sam has been on SNAP since the layoff.", "ben-snap-ebt", True),
+        ("Sam is working on art for the school fair.", "med-hiv-art", False),
+        ("Sam is on prep duty at the restaurant tonight.", "med-hiv-art", False),
+        ("Sam's holiday photos are on snap.", "ben-snap-ebt", False),
+        ("Sam will get snap peas at the market.", "ben-snap-ebt", False),
+    ],
+)
+def test_an_abbreviation_that_is_also_a_word_is_read_only_in_capitals(
+    text: str, entry: str, holds: bool
+) -> None:
+    assert (entry in _ids(text)) is holds, _ids(text)
+    assert matches(text, "on ART") is ("on ART" in text)
+
+
+def test_an_abbreviation_in_capitals_is_no_example_sentence() -> None:
+    # the embedder reads no capitals: "Sam is on ART." would teach it that art is medicine
+    kb = load_kb()
+    sentences, _ = prototypes(kb)
+    critical, _ = training_examples(kb)
+    for pattern in ("on ART", "on PrEP", "on SNAP"):
+        said = re.compile(rf"\b{pattern}\b", re.IGNORECASE)
+        assert not any(said.search(s) for s in sentences), pattern
+        assert pattern not in critical
 
 
 def test_a_pattern_names_a_kind_of_person_in_braces() -> None:

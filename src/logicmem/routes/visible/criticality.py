@@ -104,7 +104,7 @@ from logicmem.models.embed.base import Embedder
 from logicmem.models.llm.base import LLM, extract_json
 from logicmem.prompting import DATA_NOT_INSTRUCTIONS, block
 from logicmem.routes.visible.holds import GENERIC, WHY, not_standing
-from logicmem.routes.visible.kb import OTHER, PAST, POLARITY, KnowledgeBase
+from logicmem.routes.visible.kb import OTHER, PAST, POLARITY, KnowledgeBase, cased_words
 from logicmem.routes.visible.repo import VisibleRepository
 from logicmem.routes.visible.schedule import COMMITMENT, binds_now, day_keys, recurring_days, when
 from logicmem.routes.visible.text import (
@@ -300,6 +300,8 @@ def prototypes(kb: KnowledgeBase) -> tuple[list[str], list[tuple[str, str]]]:
     seen: set[tuple[str, str]] = set()
     for entry in kb.entries.values():
         for pattern in entry.fact_patterns:
+            if cased_words(pattern):
+                continue  # the embedder reads no capitals: "on ART" would be "on art"
             sentence = fact_sentence(pattern, entry.type)
             if (sentence, entry.id) not in seen:
                 seen.add((sentence, entry.id))
@@ -316,7 +318,7 @@ def training_examples(kb: KnowledgeBase) -> tuple[list[str], list[str]]:
     """(critical, ordinary) sentences the classifier learns from: the prototypes, the fact
     patterns as written, and the larger authored sets (``EXAMPLE_FILES``)."""
     critical, _ = prototypes(kb)
-    critical.extend(p for _, p in kb.patterns())
+    critical.extend(p for _, p in kb.patterns() if not cased_words(p))
     extra = authored_examples()
     critical.extend(s for sentences in extra["critical"].values() for s in sentences)
     ordinary = [*_authored("criticality.json")["ordinary"], *extra["ordinary"]]

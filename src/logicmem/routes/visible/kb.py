@@ -222,6 +222,19 @@ def _gap(needle: tuple[str, ...]) -> int:
     return 1 if len(set(needle) - MARKERS) > 1 or needle[0] in ("be", "was", "had") else 0
 
 
+# An abbreviation that is also an everyday word is written in the resource in capitals
+# ("on ART", antiretroviral therapy; "on PrEP"; "get SNAP"): a text states it only where it
+# writes the word so, with two capitals or more. "Working on art for the fair" is no HIV
+# medication, "on prep duty" none either.
+_CASED = re.compile(r"\b[A-Za-z]*[A-Z][a-z]*[A-Z][A-Za-z]*\b")
+
+
+def cased_words(text: str) -> frozenset[str]:
+    """The words ``text`` writes with two capitals or more, in lower case ("on PrEP" ->
+    {"prep"}): for a pattern, the abbreviations a text must write so."""
+    return frozenset(w.lower() for w in _CASED.findall(text))
+
+
 @dataclass(frozen=True)
 class Pattern:
     """A fact pattern as the matcher reads it."""
@@ -232,6 +245,7 @@ class Pattern:
     content: int  # how many content words it has
     past: bool  # it states a past event ("had a concussion", "was evicted")
     blockers: frozenset[str]  # negations, hypotheticals, cessations it does not contain
+    cased: frozenset[str] = frozenset()  # words a text must write in capitals (``_CASED``)
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -247,7 +261,7 @@ def compile_pattern(text: str) -> Pattern:
     blockers = (NEGATION | HYPOTHETICAL | CESSATION) - set(words)
     if set(words) & NEGATION:
         blockers -= NEGATION  # a pattern that carries its own polarity ("not 21 yet")
-    return Pattern(text, read, tuple(loose), content, past, frozenset(blockers))
+    return Pattern(text, read, tuple(loose), content, past, frozenset(blockers), cased_words(text))
 
 
 @dataclass(frozen=True)
@@ -633,7 +647,10 @@ def match_at(
 
 def matches(text: str, pattern: str) -> bool:
     """Whether ``text`` states the fact of ``pattern``."""
-    return match_at(fact_text(text), compile_pattern(pattern)) is not None
+    compiled = compile_pattern(pattern)
+    if not compiled.cased <= cased_words(text):
+        return False
+    return match_at(fact_text(text), compiled) is not None
 
 
 def required_words(pattern: Pattern) -> frozenset[str]:
@@ -708,10 +725,13 @@ class KnowledgeBase:
         "diabetic" (type 2); "recently retired" (a role) still is "retired" (an age)."""
         read = fact_text(text)
         present = frozenset(read.words)
+        capitals = cased_words(text)
         found: list[tuple[Entry, str, frozenset[int]]] = []
         for entry, candidates in self._index.candidates(present):
             best: tuple[str, frozenset[int]] | None = None
             for pattern in candidates:
+                if not pattern.cased <= capitals:
+                    continue  # "on art" is not "on ART"
                 at = match_at(read, pattern, present)
                 if at is None:
                     continue
@@ -764,11 +784,14 @@ class KnowledgeBase:
         going vegan" of a vegan diet. Each alignment of each pattern is judged once."""
         read = fact_text(text)
         present = frozenset(read.words)
+        capitals = cased_words(text)
         out: list[tuple[Entry, str, str]] = []
         for entry, candidates in self._index.candidates(present):
             first: tuple[str, str] | None = None
             holds = False
             for pattern in candidates:
+                if not pattern.cased <= capitals:
+                    continue
                 for at, idx, mode in _alignments(read, pattern, present):
                     reason = _refusal(read, at, pattern, idx, mode)
                     if not reason:
