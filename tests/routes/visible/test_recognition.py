@@ -309,6 +309,7 @@ def test_a_relative_is_named_by_any_word_of_their_kind(text: str, entry: str, ho
         ("Caring for my dad, who was ill for years, is my job now.", "life-family-caregiver"),
         ("Taking care of my mom takes up most of my evenings.", "life-family-caregiver"),
         ("My mom and her sister both have dementia.", "dependant-aging-parent-dementia"),
+        ("Sam lives with a roommate from Brazil.", "housing-roommates"),
     ],
 )
 def test_a_relatives_fact_near_a_past_verb_or_another_person_can_still_hold(
@@ -451,6 +452,9 @@ def test_compounds_mulling_and_onsets(text: str, pattern: str, holds: bool) -> N
         # someone else named between a relative and the fact: the fact is theirs
         ("My dad told me his coworker has dementia.", "dependant-aging-parent-dementia", OTHER),
         ("My grandma says her friend has Alzheimer's.", "dependant-aging-parent-dementia", OTHER),
+        # someone met at an earlier time of life
+        ("My flatmate from uni is visiting next week.", "housing-roommates", PAST),
+        ("Sam's roommate from college got a puppy.", "housing-roommates", PAST),
         # an -ing phrase as the subject of a past "was" or "had": a time that is over
         (
             "Looking after my father was the hardest two years of my life.",

@@ -130,6 +130,8 @@ _EARLIER = [
         "growing up", "when i was", "when younger",
     )
 ]  # fmt: skip
+# Where people one knew at an earlier time of life were met: "a flatmate from uni".
+_SCHOOL_DAYS = _lemmas("college school university uni camp freshman sophomore army childhood")
 # Other people whose facts a memory may report ("my friend is pregnant").
 OTHER_PEOPLE = _lemmas(OTHER_PEOPLE_WORDS)
 # People at large, whose fact a relative clause states ("a food drive for people who lost
@@ -584,6 +586,12 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
         _earlier(text, hi)
     ):
         return PAST  # "broke an arm as a child", "had a concussion in high school"
+    if (
+        words[hi] in OTHER_PEOPLE
+        and words[hi + 1 : hi + 2] == ("from",)
+        and any(w in _SCHOOL_DAYS for w in words[hi + 2 : hi + 5])
+    ):
+        return PAST  # "a roommate from college" lived with the speaker then
     if any(words[max(0, lo - 1) : hi + 1] == phrase for phrase in _EARLIER):
         return PAST  # "as a teenager" is a time of life, not a present age
     # Someone else's fact: "my friend is pregnant", "my coworker's dog".
