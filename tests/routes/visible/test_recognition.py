@@ -310,6 +310,10 @@ def test_a_relative_is_named_by_any_word_of_their_kind(text: str, entry: str, ho
         ("Taking care of my mom takes up most of my evenings.", "life-family-caregiver"),
         ("My mom and her sister both have dementia.", "dependant-aging-parent-dementia"),
         ("Sam lives with a roommate from Brazil.", "housing-roommates"),
+        ("Sam is an uber driver.", "occ-gig-driver"),
+        ("Sam is a school bus driver.", "occ-dot-drug-tested"),
+        ("My national guard unit deploys in May.", "occ-military"),
+        ("Sam is an accountant.", "occ-busy-season"),
     ],
 )
 def test_a_relatives_fact_near_a_past_verb_or_another_person_can_still_hold(
@@ -452,6 +456,12 @@ def test_compounds_mulling_and_onsets(text: str, pattern: str, holds: bool) -> N
         # someone else named between a relative and the fact: the fact is theirs
         ("My dad told me his coworker has dementia.", "dependant-aging-parent-dementia", OTHER),
         ("My grandma says her friend has Alzheimer's.", "dependant-aging-parent-dementia", OTHER),
+        # someone who works for the speaker or theirs, by the job's title
+        ("Sam's rideshare driver played old hits the whole ride.", "occ-gig-driver", OTHER),
+        ("My son's school bus driver was out sick today.", "occ-dot-drug-tested", OTHER),
+        # an in-law, and someone else named further back in a reported sentence
+        ("Sam's sister-in-law's baby was up all night.", "child-infant-feeding", OTHER),
+        ("Sam's friend told him she is going vegan for a month.", "diet-vegan", OTHER),
         # someone met at an earlier time of life
         ("My flatmate from uni is visiting next week.", "housing-roommates", PAST),
         ("Sam's roommate from college got a puppy.", "housing-roommates", PAST),

@@ -70,7 +70,7 @@ import json
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
 from itertools import groupby
@@ -79,6 +79,7 @@ from operator import itemgetter
 from logicmem.routes.visible.text import (
     MARKERS,
     OTHER_PEOPLE_WORDS,
+    PERSON_NOUNS,
     FactText,
     fact_text,
     fact_tokens,
@@ -130,10 +131,14 @@ _EARLIER = [
         "growing up", "when i was", "when younger",
     )
 ]  # fmt: skip
+# How a pattern names its speaker: "i'm a nurse", "my shift" (``_titles``).
+_SPEAKER = frozenset(["i", "poss", "be", "we"])
 # Where people one knew at an earlier time of life were met: "a flatmate from uni".
 _SCHOOL_DAYS = _lemmas("college school university uni camp freshman sophomore army childhood")
 # Other people whose facts a memory may report ("my friend is pregnant").
-OTHER_PEOPLE = _lemmas(OTHER_PEOPLE_WORDS)
+OTHER_PEOPLE = _lemmas(
+    f"{OTHER_PEOPLE_WORDS} sister-in-law sisters-in-law brother-in-law brothers-in-law"
+)
 # People at large, whose fact a relative clause states ("a food drive for people who lost
 # their jobs", "knows someone who is allergic to shellfish"); not a comparison ("like many
 # people, Sam is ...").
@@ -248,6 +253,7 @@ class Pattern:
     past: bool  # it states a past event ("had a concussion", "was evicted")
     blockers: frozenset[str]  # negations, hypotheticals, cessations it does not contain
     cased: frozenset[str] = frozenset()  # words a text must write in capitals (``_CASED``)
+    title: bool = False  # a job's title ("rideshare driver"), of an occupation entry
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -518,6 +524,8 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
         return STRUCTURE
     if _said_of_another(text, at, pattern):
         return OTHER
+    if pattern.title and _owned(text, lo) and _ends_phrase(text, hi):
+        return OTHER  # "Sam's rideshare driver", "my son's bus driver": who works for them
     if pattern.content == 1 and _of_a_dish(text, at, hi):
         return STRUCTURE  # "got Sam a vegan curry"
     if _of_an_occasion(text, at, hi):
@@ -597,7 +605,7 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
     # Someone else's fact: "my friend is pregnant", "my coworker's dog".
     if not text.first_person[lo]:
         j, counted = lo - 1, 0
-        while j >= 0 and counted < 4 and text.clause[j] == text.clause[lo]:
+        while j >= 0 and counted < 6 and text.clause[j] == text.clause[lo]:
             if text.first_person[j]:
                 if j > 0 and words[j - 1] == "of":
                     j -= 2  # "a friend of mine" is still the friend: "of mine" is skipped
@@ -850,10 +858,46 @@ def _aged(age: int) -> Pattern:
     return compile_pattern(f"{age} years old")
 
 
+def _owned(text: FactText, lo: int) -> bool:
+    """Whether a possessive (not *have*) opens the phrase at ``lo``, up to two words that
+    describe it before it: "my son's school bus driver"; not "I'm a school bus driver"."""
+    words = text.words
+    for j in range(lo - 1, max(-1, lo - 4), -1):
+        if text.segment[j] != text.segment[lo]:
+            return False
+        if words[j] == "poss":
+            return not text.have[j]
+        if words[j] in _FUNCTION or words[j] in MARKERS or _verb(text, j) or text.form[j]:
+            return False
+    return False
+
+
+def _ends_phrase(text: FactText, hi: int) -> bool:
+    """Whether the noun at ``hi`` ends its phrase: the clause ends, or a verb or a function
+    word follows ("my bus driver was late"; not "my national guard unit")."""
+    j = hi + 1
+    return (
+        j >= len(text.words)
+        or text.segment[j] != text.segment[hi]
+        or text.words[j] in _FUNCTION
+        or _verb(text, j)
+        or text.form[j] in ("past", "ing")
+    )
+
+
+def _titles(pattern: Pattern) -> bool:
+    """Whether an occupation's pattern is a job's title alone: it names no speaker and ends
+    in a word for a person ("rideshare driver", "tax accountant"; not "i'm a nurse", "work
+    laptop")."""
+    return pattern.words[0] not in _SPEAKER and pattern.text.split()[-1] in PERSON_NOUNS
+
+
 def _entry(row: dict[str, object]) -> Entry:
     written = [str(p) for p in row["fact_patterns"]]  # type: ignore[attr-defined]
     patterns = tuple(readings(p)[0] for p in written)
     compiled = tuple(compile_pattern(r) for p in written for r in readings(p))
+    if row["type"] == "occupation":
+        compiled = tuple(replace(c, title=_titles(c)) for c in compiled)
     return Entry(
         id=str(row["id"]),
         type=str(row["type"]),

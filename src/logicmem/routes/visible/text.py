@@ -924,7 +924,8 @@ _NOUN_ING = word_set(
     "ringing bulging lingering hacking recurring rotating hearing morning evening wedding "
     "building clothing housing bedding nothing something sibling ceiling spring"
 )
-_PERSON = word_set(
+# People named by what they do or are: "an er nurse", "a rideshare driver".
+PERSON_NOUNS = _PERSON = word_set(
     "nurse medic athlete officer agent clerk chef cook pilot judge member host aide tech "
     "student parent mom dad veteran recipient holder user survivor patient diver owner "
     "teacher soldier marine sailor airman guard trooper detective cop deputy warden attorney "
