@@ -350,6 +350,35 @@ def test_an_abbreviation_in_capitals_is_no_example_sentence() -> None:
         assert pattern not in critical
 
 
+@pytest.mark.parametrize(
+    ("text", "entry", "holds"),
+    [
+        # someone who works for the speaker's family, met in passing, or in a book
+        ("Sam's son's coach has diabetes.", "cond-type2-diabetes", False),
+        ("Sam's yoga teacher is pregnant with her first child.", "preg-food-safety", False),
+        ("Sam met a police officer at the careers fair.", "occ-law-enforcement", False),
+        ("Sam played tennis with a retired judge.", "age-retiree-medicare", False),
+        ("Sam read a memoir about a man caring for his wife.", "life-family-caregiver", False),
+        ("Sam is married to a police officer.", "occ-law-enforcement", False),
+        (
+            "After a delivery driver left a parcel in the rain, Sam asks for a photo.",
+            "occ-gig-driver",
+            False,
+        ),
+        # the same words said of the speaker, or of the speaker's household
+        ("Sam is a retired teacher.", "age-retiree-medicare", True),
+        ("Sam, a retired nurse, lives alone.", "age-retiree-medicare", True),
+        ("Sam is now a paramedic.", "occ-healthcare-worker", True),
+        ("Sam's doctor put Sam on Zoloft.", "med-ssri-snri", True),
+        ("Sam's diabetic son needs snacks at school.", "cond-type2-diabetes", True),
+    ],
+)
+def test_a_fact_said_of_someone_met_or_working_for_the_speaker_is_theirs(
+    text: str, entry: str, holds: bool
+) -> None:
+    assert (entry in _ids(text)) is holds, _ids(text)
+
+
 def test_a_pattern_names_a_kind_of_person_in_braces() -> None:
     assert readings("caring for {partner}") == [
         "caring for husband", "caring for wife", "caring for partner", "caring for spouse"

@@ -192,8 +192,30 @@ _OCCASION = _lemmas(
 # A talk or medium whose topic a match is: "a documentary about long-haul truckers".
 _MEDIA = _lemmas(
     "documentary article book podcast show movie film video lecture talk class course "
-    "story post episode series report news"
+    "story post episode series report news novel memoir biography sitcom drama thriller "
+    "play musical essay poem"
 )
+# People who work for others, named by what they do: after a possessive, the fact said
+# of them is theirs ("her son's coach has diabetes", "my yoga teacher is pregnant"; not
+# "my doctor put me on Zoloft").
+_SERVING = _lemmas(
+    "teacher coach instructor trainer tutor professor nurse doctor physician surgeon dentist "
+    "hygienist therapist counselor psychologist pharmacist vet veterinarian judge officer cop "
+    "detective deputy driver pilot chef cook baker barista bartender waiter waitress server "
+    "mechanic plumber electrician contractor lawyer attorney accountant agent realtor broker "
+    "banker advisor planner manager supervisor landlord landlady nanny babysitter sitter "
+    "walker groomer stylist hairdresser barber priest pastor rabbi imam minister author "
+    "writer host captain paramedic firefighter soldier"
+)
+# Whom a one-word fact before them describes instead of the subject ("tennis with a retired
+# judge", "a pregnant woman"), unless said of the subject ("Sam is a retired judge").
+_DESCRIBED = (
+    _SERVING | OTHER_PEOPLE | _lemmas("man men woman women guy lady person people stranger")
+)
+# Prepositions of time and place before someone met: "after a rideshare driver ...".
+_TIME_WORDS = _lemmas("after before since during like near behind beside")
+# What says the phrase after it is the subject's: "is a nurse", "became", "trained as".
+_COPULA = _lemmas("be was become became remain stay as")
 
 
 # Kinds of people a fact pattern may name in braces: "caring for {elder}" is matched as
@@ -417,7 +439,8 @@ def _apart(text: FactText, at: list[int], pattern: Pattern, idx: list[int]) -> b
     """Whether a looser match's words belong to two phrases: a negation that makes an idiom
     of eagerness with the next verb ("can't wait to drive" is no "don't drive"; "not
     allowed to drive" still is), or a preposition whose object comes before the pattern's
-    next word ("in Denver with a high-school friend" is no "in high school")."""
+    next word ("in Denver with a high-school friend" is no "in high school"; "is married
+    to a nurse" is no "is a nurse")."""
     words = text.words
     for n in range(len(at) - 1):
         between = [w for w in words[at[n] + 1 : at[n + 1]] if w not in _ADVERBS]
@@ -428,6 +451,8 @@ def _apart(text: FactText, at: list[int], pattern: Pattern, idx: list[int]) -> b
             return True
         if word in _PREPOSITIONS and any(w in _PREPOSITIONS for w in between):
             return True
+        if word == "be" and any(w in _PREPOSITIONS for w in between):
+            return True  # "is married to a police officer" is no "is a police officer"
     return False
 
 
@@ -526,6 +551,16 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
         return OTHER
     if pattern.title and _owned(text, lo) and _ends_phrase(text, hi):
         return OTHER  # "Sam's rideshare driver", "my son's bus driver": who works for them
+    if pattern.title and _met(text, lo):
+        return OTHER  # "met a police officer", "is married to a nurse"
+    if (
+        pattern.content == 1
+        and hi + 1 < len(words)
+        and words[hi + 1] in _DESCRIBED
+        and text.segment[hi + 1] == text.segment[hi]
+        and not _predicated(text, lo)
+    ):
+        return STRUCTURE  # "tennis with a retired judge": the judge is retired
     if pattern.content == 1 and _of_a_dish(text, at, hi):
         return STRUCTURE  # "got Sam a vegan curry"
     if _of_an_occasion(text, at, hi):
@@ -611,8 +646,14 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
                     j -= 2  # "a friend of mine" is still the friend: "of mine" is skipped
                     continue
                 break  # "I", "my": the speaker's own
-            if words[j] in OTHER_PEOPLE or (
-                words[j] in ("who", "that") and j > 0 and words[j - 1] in _PEOPLE_WHO
+            if (
+                words[j] in OTHER_PEOPLE
+                or (words[j] in ("who", "that") and j > 0 and words[j - 1] in _PEOPLE_WHO)
+                or (
+                    words[j] in _SERVING
+                    and _owned(text, j)
+                    and all(words[k] in _ADVERBS or _verb(text, k) for k in range(j + 1, lo))
+                )
             ):
                 return OTHER
             j, counted = j - 1, counted + 1
@@ -870,6 +911,35 @@ def _owned(text: FactText, lo: int) -> bool:
         if words[j] in _FUNCTION or words[j] in MARKERS or _verb(text, j) or text.form[j]:
             return False
     return False
+
+
+def _predicated(text: FactText, lo: int) -> bool:
+    """Whether the phrase at ``lo`` is said of the clause's subject: after *be*, *become*,
+    *as* (adverbs between), or set off as an apposition ("Sam, a retired nurse, ...");
+    not after another verb or a preposition ("met a nurse", "with a retired judge"), a
+    possessive or *have* ("my retired neighbor", "has a vegan girlfriend"), or nothing."""
+    words = text.words
+    j = lo - 1
+    while j >= 0 and words[j] in _ADVERBS and text.segment[j] == text.segment[lo]:
+        j -= 1
+    if j < 0:
+        return False
+    if text.segment[j] != text.segment[lo]:
+        return True
+    return words[j] in _COPULA
+
+
+def _met(text: FactText, lo: int) -> bool:
+    """Whether the phrase at ``lo`` is the object of a verb in the past or -ing form, or of
+    a preposition, other than *be*, *become* or *as*: someone met or dealt with ("met a
+    police officer", "married to a nurse"), not the subject's own title."""
+    words = text.words
+    j = lo - 1
+    while j >= 0 and words[j] in _ADVERBS and text.segment[j] == text.segment[lo]:
+        j -= 1
+    if j < 0 or text.segment[j] != text.segment[lo] or words[j] in _COPULA:
+        return False
+    return text.form[j] in ("past", "ing") or words[j] in _FUNCTION or words[j] in _TIME_WORDS
 
 
 def _ends_phrase(text: FactText, hi: int) -> bool:
