@@ -486,9 +486,8 @@ def test_compounds_mulling_and_onsets(text: str, pattern: str, holds: bool) -> N
         # someone who works for the speaker or theirs, by the job's title
         ("Sam's rideshare driver played old hits the whole ride.", "occ-gig-driver", OTHER),
         ("My son's school bus driver was out sick today.", "occ-dot-drug-tested", OTHER),
-        # an in-law, and someone else named further back in a reported sentence
+        # an in-law
         ("Sam's sister-in-law's baby was up all night.", "child-infant-feeding", OTHER),
-        ("Sam's friend told him she is going vegan for a month.", "diet-vegan", OTHER),
         # someone met at an earlier time of life
         ("My flatmate from uni is visiting next week.", "housing-roommates", PAST),
         ("Sam's roommate from college got a puppy.", "housing-roommates", PAST),

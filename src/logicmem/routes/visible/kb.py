@@ -640,7 +640,7 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
     # Someone else's fact: "my friend is pregnant", "my coworker's dog".
     if not text.first_person[lo]:
         j, counted = lo - 1, 0
-        while j >= 0 and counted < 6 and text.clause[j] == text.clause[lo]:
+        while j >= 0 and counted < 4 and text.clause[j] == text.clause[lo]:
             if text.first_person[j]:
                 if j > 0 and words[j - 1] == "of":
                     j -= 2  # "a friend of mine" is still the friend: "of mine" is skipped
