@@ -20,6 +20,11 @@ Three hand-written sets in ``benchmarks/data`` (see its README.md):
   everyday forms, and near misses that look like them, each written by a helper apart
   from the code. Reports, per kind, how many the assessment judges critical, critical as
   a view (value, goal or reason) and as the right kind; near misses should be none.
+- ``near_words_apart.jsonl``: ordinary life near a constraint's words (errands at a
+  pharmacy, others' news, documentaries, words that are also abbreviations) beside standing
+  facts said the way people talk, written apart from the code. Reports how many ordinary
+  sentences the assessment judges critical and how many facts it does, with the
+  ordinary sentences judged critical.
 - ``scope_eval.jsonl``: sentences that name a constraint's topic but state no standing
   fact (general statements, reports of them, things over, absences), beside standing facts
   said close to them and terse ones. Reports how many of each kind are judged critical.
@@ -218,6 +223,7 @@ def measure(
     held_out: list[dict[str, Any]],
     scope: list[dict[str, Any]],
     views: dict[str, list[dict[str, Any]]],
+    near: list[dict[str, Any]],
 ) -> dict[str, Any]:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -253,6 +259,8 @@ def measure(
             view_texts = [neutral(r["text"], r.get("subject")) for r in rows]
             view_found = assessor.assess(view_texts, embedder.embed(view_texts))
             result["views"][name] = _views(rows, view_found)
+        near_texts = [neutral(r["text"], None) for r in near]
+        result["near_words"] = _near(near, assessor.assess(near_texts, embedder.embed(near_texts)))
     return result
 
 
@@ -287,6 +295,35 @@ def validate_scope(path: Path) -> list[dict[str, Any]]:
             raise DataError(f"{path}:{number}: 'holds' must be {SCOPE_KINDS[kind]} for {kind}")
         rows.append(row)
     return rows
+
+
+NEAR_LABELS = ("ordinary", "constraint")
+
+
+def validate_near(path: Path) -> list[dict[str, Any]]:
+    rows = []
+    for number, row in read_jsonl(path):
+        _need(path, number, row, "text", str)
+        _need(path, number, row, "theme", str)
+        _one_of(path, number, row, "label", NEAR_LABELS)
+        rows.append(row)
+    return rows
+
+
+def _near(rows, found) -> dict[str, Any]:
+    """Ordinary sentences judged critical (should be none) and standing facts judged
+    critical (should be all), with the ordinary ones judged critical."""
+    out: dict[str, Any] = {}
+    for label in NEAR_LABELS:
+        pairs = [(a, r) for a, r in zip(found, rows, strict=True) if r["label"] == label]
+        critical = [(a, r) for a, r in pairs if a.critical]
+        out[label] = {"n": len(pairs), "critical": len(critical)}
+    out["ordinary_critical"] = [
+        {"text": r["text"], "type": a.ctype, "source": a.source, "score": round(a.score, 3)}
+        for a, r in zip(found, rows, strict=True)
+        if r["label"] == "ordinary" and a.critical
+    ]
+    return out
 
 
 VIEW_SETS = ("views_heldout.jsonl", "views_apart.jsonl")
@@ -663,6 +700,18 @@ def _print_table(result: dict[str, Any]) -> None:
             f"| {kind} | {m['holds']} | {m['n']} | {m['critical']} ({m['critical'] / m['n']:.3f}) |"
         )
 
+    nw = result["near_words"]
+    print("\n## Near a constraint's words, written apart (`near_words_apart.jsonl`)\n")
+    print("| label | n | judged critical |\n|---|---|---|")
+    for label in NEAR_LABELS:
+        m = nw[label]
+        print(f"| {label} | {m['n']} | {m['critical']} ({_rate(m['critical'], m['n']):.3f}) |")
+    if nw["ordinary_critical"]:
+        print("\nOrdinary sentences judged critical:\n\n| text | type | source | score |")
+        print("|---|---|---|---|")
+        for w in nw["ordinary_critical"]:
+            print(f"| {w['text']} | {w['type']} | {w['source']} | {w['score']:.2f} |")
+
     for name, by_kind in result["views"].items():
         print(f"\n## Views and near misses written apart (`{name}`)\n")
         print("| kind | n | judged critical | as a view | as this kind |\n|---|---|---|---|---|")
@@ -707,6 +756,7 @@ def main() -> None:
         held_out = validate_whose(args.data_dir / "whose_eval.jsonl")
         scope = validate_scope(args.data_dir / "scope_eval.jsonl")
         views = {name: validate_views(args.data_dir / name) for name in VIEW_SETS}
+        near = validate_near(args.data_dir / "near_words_apart.jsonl")
     except (DataError, OSError) as exc:
         print(f"invalid evaluation data: {exc}", file=sys.stderr)
         sys.exit(2)
@@ -715,7 +765,7 @@ def main() -> None:
     if args.validate_only:
         print(f"ok: {len(paraphrase)} paraphrase rows, {len(chat)} chat rows, {len(logic)} groups")
         return
-    result = measure(paraphrase, chat, logic, held_out, scope, views)
+    result = measure(paraphrase, chat, logic, held_out, scope, views, near)
     if args.json:
         print(json.dumps(result, indent=1, ensure_ascii=False))
         return
