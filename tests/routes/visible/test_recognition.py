@@ -360,6 +360,16 @@ def test_an_abbreviation_in_capitals_is_no_example_sentence() -> None:
         ("Sam played tennis with a retired judge.", "age-retiree-medicare", False),
         ("Sam read a memoir about a man caring for his wife.", "life-family-caregiver", False),
         ("Sam is married to a police officer.", "occ-law-enforcement", False),
+        # a workplace or school that moves
+        (
+            "Sam's company is moving to a bigger office in the spring.",
+            "plan-relocation-long-term",
+            False,
+        ),
+        ("The gym is moving to Main Street.", "plan-relocation-long-term", False),
+        ("My company is relocating me to Denver.", "plan-relocation-long-term", True),
+        ("We're moving to Denver in June.", "plan-relocation-long-term", True),
+        ("Sam is a school nurse.", "occ-nurse-licensure", True),
         (
             "After a delivery driver left a parcel in the rain, Sam asks for a photo.",
             "occ-gig-driver",
@@ -373,7 +383,7 @@ def test_an_abbreviation_in_capitals_is_no_example_sentence() -> None:
         ("Sam's diabetic son needs snacks at school.", "cond-type2-diabetes", True),
     ],
 )
-def test_a_fact_said_of_someone_met_or_working_for_the_speaker_is_theirs(
+def test_a_fact_said_of_someone_met_or_a_workplace_is_theirs(
     text: str, entry: str, holds: bool
 ) -> None:
     assert (entry in _ids(text)) is holds, _ids(text)

@@ -212,6 +212,11 @@ _SERVING = _lemmas(
 _DESCRIBED = (
     _SERVING | OTHER_PEOPLE | _lemmas("man men woman women guy lady person people stranger")
 )
+# Workplaces, schools and other bodies, whose move or closing is not the speaker's.
+_BODIES = _lemmas(
+    "company firm office team department school college university gym clinic hospital "
+    "store shop business employer church club agency bank restaurant factory"
+)
 # Prepositions of time and place before someone met: "after a rideshare driver ...".
 _TIME_WORDS = _lemmas("after before since during like near behind beside")
 # What says the phrase after it is the subject's: "is a nurse", "became", "trained as".
@@ -549,6 +554,8 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
         return STRUCTURE
     if _said_of_another(text, at, pattern):
         return OTHER
+    if _said_of_a_place(text, lo, hi):
+        return STRUCTURE  # "the company is moving to a new office": the company moves
     if pattern.title and _owned(text, lo) and _ends_phrase(text, hi):
         return OTHER  # "Sam's rideshare driver", "my son's bus driver": who works for them
     if pattern.title and _met(text, lo):
@@ -927,6 +934,22 @@ def _predicated(text: FactText, lo: int) -> bool:
     if text.segment[j] != text.segment[lo]:
         return True
     return words[j] in _COPULA
+
+
+def _said_of_a_place(text: FactText, lo: int, hi: int) -> bool:
+    """Whether the match's subject is a workplace, school or other body, just before it
+    with only *be* or *have* between ("Nina's company is moving to a new office", "our
+    school is closing"), and no first-person word in or just after it ("my company is
+    relocating me")."""
+    words = text.words
+    if any(text.first_person[j] for j in range(lo, min(len(words), hi + 3))):
+        return False
+    j, verb = lo - 1, _verb(text, lo)  # the match's own "is": "company is moving to"
+    while j >= 0 and text.clause[j] == text.clause[lo] and (words[j] in _ADVERBS or _verb(text, j)):
+        verb = verb or _verb(text, j)
+        j -= 1
+    # a verb between: "a school nurse" is the nurse's school, not its move
+    return verb and j >= 0 and text.clause[j] == text.clause[lo] and words[j] in _BODIES
 
 
 def _met(text: FactText, lo: int) -> bool:
