@@ -360,6 +360,9 @@ def test_an_abbreviation_in_capitals_is_no_example_sentence() -> None:
         ("Sam played tennis with a retired judge.", "age-retiree-medicare", False),
         ("Sam read a memoir about a man caring for his wife.", "life-family-caregiver", False),
         ("Sam is married to a police officer.", "occ-law-enforcement", False),
+        # someone seen or met, named by a word for anyone
+        ("Sam saw a blind man with a guide dog on the bus.", "dis-service-dog", False),
+        ("Sam has a guide dog named Max.", "dis-service-dog", True),
         # a workplace or school that moves
         (
             "Sam's company is moving to a bigger office in the spring.",
@@ -701,6 +704,10 @@ def test_fact_patterns_are_written_in_the_subjects_grammar(pattern: str, sentenc
         ("Sam's brother is disabled and Sam is his caregiver.", False),
         ("Sam's mother has dementia.", False),
         ("My friend and I went vegan.", False),
+        # a relative's own acquaintance
+        ("Sam's wife's cousin just moved to Canada on a work visa.", True),
+        ("Sam's sister-in-law's neighbor is on dialysis.", True),
+        ("Sam's wife's cousin is staying with Sam for a month.", False),
     ],
 )
 def test_news_about_other_people_is_told_apart(text: str, other: bool) -> None:

@@ -142,7 +142,12 @@ OTHER_PEOPLE = _lemmas(
 # People at large, whose fact a relative clause states ("a food drive for people who lost
 # their jobs", "knows someone who is allergic to shellfish"); not a comparison ("like many
 # people, Sam is ...").
-_PEOPLE_WHO = _lemmas("people others someone somebody anyone anybody everyone everybody strangers")
+_PEOPLE_WHO = _lemmas(
+    "people others someone somebody anyone anybody everyone everybody strangers couple "
+    "family families man men woman women guy guys lady ladies person"
+)
+# People met or seen, whose fact a sentence tells: "saw a blind man with a guide dog".
+_STRANGERS = _lemmas("man men woman women guy lady person stranger strangers")
 # What may open a sentence before its subject: "and caring for him was ..."
 _OPENERS = _lemmas("and but so then honestly frankly")
 # What starts a relative clause after a subject: "caring for my dad, who was ill"
@@ -655,6 +660,7 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
                 break  # "I", "my": the speaker's own
             if (
                 words[j] in OTHER_PEOPLE
+                or (words[j] in _STRANGERS and not _predicated(text, j))
                 or (words[j] in ("who", "that") and j > 0 and words[j - 1] in _PEOPLE_WHO)
                 or (
                     words[j] in _SERVING

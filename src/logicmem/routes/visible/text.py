@@ -1065,15 +1065,17 @@ OTHER_PEOPLE_WORDS = (
     "teammates buddy pal bestie acquaintance"
 )
 _OTHER_SUBJECT = re.compile(
-    r"^(?:(?P<name>[A-Z][a-z]+)'s|[Mm]y|[Oo]ur)\s+(?:(?:best|close|old|older|younger|little|"
-    rf"big|new|former|oldest|youngest)\s+)?(?:{'|'.join(OTHER_PEOPLE_WORDS.split())})\b"
+    # a relative's own acquaintance too: "Sam's wife's cousin"
+    r"^(?:(?P<name>[A-Z][a-z]+)'s|[Mm]y|[Oo]ur)\s+(?:[a-z]+(?:-in-law)?'s\s+)?"
+    r"(?:(?:best|close|old|older|younger|little|big|new|former|oldest|youngest)\s+)?"
+    rf"(?:{'|'.join(OTHER_PEOPLE_WORDS.split())})\b"
 )
 
 
 def reports_other(text: str) -> bool:
     """A memory whose subject is someone else the user knows ("Sam's coworker has been out
-    with covid", "My best friend is expecting twins"), the user not named again: news about
-    them, not the user's own constraint."""
+    with covid", "My best friend is expecting twins", "Sam's wife's cousin ..."), the user
+    not named again: news about them, not the user's own constraint."""
     found = _OTHER_SUBJECT.match(text.strip())
     if not found:
         return False
