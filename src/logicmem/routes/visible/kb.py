@@ -926,20 +926,24 @@ def _owned(text: FactText, lo: int) -> bool:
     return False
 
 
+def _word_before(text: FactText, lo: int) -> int:
+    """The position of the word before the phrase at ``lo``, past the adverbs of its
+    segment (-1 at the start of the text)."""
+    j = lo - 1
+    while j >= 0 and text.words[j] in _ADVERBS and text.segment[j] == text.segment[lo]:
+        j -= 1
+    return j
+
+
 def _predicated(text: FactText, lo: int) -> bool:
     """Whether the phrase at ``lo`` is said of the clause's subject: after *be*, *become*,
     *as* (adverbs between), or set off as an apposition ("Sam, a retired nurse, ...");
     not after another verb or a preposition ("met a nurse", "with a retired judge"), a
     possessive or *have* ("my retired neighbor", "has a vegan girlfriend"), or nothing."""
-    words = text.words
-    j = lo - 1
-    while j >= 0 and words[j] in _ADVERBS and text.segment[j] == text.segment[lo]:
-        j -= 1
+    j = _word_before(text, lo)
     if j < 0:
         return False
-    if text.segment[j] != text.segment[lo]:
-        return True
-    return words[j] in _COPULA
+    return text.segment[j] != text.segment[lo] or text.words[j] in _COPULA
 
 
 def _said_of_a_place(text: FactText, lo: int, hi: int) -> bool:
@@ -963,9 +967,7 @@ def _met(text: FactText, lo: int) -> bool:
     a preposition, other than *be*, *become* or *as*: someone met or dealt with ("met a
     police officer", "married to a nurse"), not the subject's own title."""
     words = text.words
-    j = lo - 1
-    while j >= 0 and words[j] in _ADVERBS and text.segment[j] == text.segment[lo]:
-        j -= 1
+    j = _word_before(text, lo)
     if j < 0 or text.segment[j] != text.segment[lo] or words[j] in _COPULA:
         return False
     return text.form[j] in ("past", "ing") or words[j] in _FUNCTION or words[j] in _TIME_WORDS
