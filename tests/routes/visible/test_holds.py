@@ -1,12 +1,13 @@
 """Sentences that name a constraint's topic but state no standing fact that holds for
-anyone now: a general statement or a report of one, something over, an absence (sentences
-written for these tests from general knowledge, not benchmark items)."""
+anyone now: a general statement or a report of one, something over, an absence, the topic
+of something watched or read (sentences written for these tests from general knowledge,
+not benchmark items)."""
 
 from __future__ import annotations
 
 import pytest
 
-from logicmem.routes.visible.holds import ABSENT, GENERIC, OVER, not_standing
+from logicmem.routes.visible.holds import ABSENT, GENERIC, OVER, TOPIC, not_standing
 from logicmem.write.person import to_third_person
 
 
@@ -83,6 +84,15 @@ from logicmem.write.person import to_third_person
         ("I can't have anything with gluten.", ""),
         ("The landlord says no pets.", ""),
         ("Wheat bloats me, though my celiac test came back negative.", ""),
+        # the topic of something watched, read or heard, and nothing more
+        ("Sam watched a documentary about living with epilepsy.", TOPIC),
+        ("Priya is reading a memoir about a paramedic in Glasgow.", TOPIC),
+        ("Leo listened to a podcast on paying off student loans.", TOPIC),
+        ("Sam reads books about bonsai.", TOPIC),
+        # ... unless the sentence goes on, or the topic is someone's own
+        ("Sam read a book about celiac disease after the diagnosis.", ""),
+        ("Sam watched a documentary about his own heart condition.", ""),
+        ("Sam read a book about minimalism and now owns very little.", ""),
     ],
 )
 def test_a_sentence_that_states_no_standing_fact_says_why(text: str, why: str) -> None:

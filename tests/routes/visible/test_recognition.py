@@ -861,6 +861,7 @@ CHAT = [
     "Sam is planning a trip to Lisbon next spring.",
     "Sam cycles to work on sunny days.",
     "Sam's neighbour's dog barks at night.",
+    "Sam watched a documentary about sobriety.",
 ]
 
 

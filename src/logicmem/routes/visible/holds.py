@@ -2,7 +2,7 @@
 
 The fact patterns refuse a match that is negated, hypothetical, over or someone else's
 (``kb._refusal``), and only where the pattern's words are in place. The classifier reads
-the words of a topic, not whether a fact holds. Three shapes of sentence state no fact
+the words of a topic, not whether a fact holds. Four shapes of sentence state no fact
 that holds for anyone now, whatever topic they name; ``not_standing`` says which:
 
 - a general statement or a report of one: "Gout is more common in men", "Most dogs can't
@@ -19,6 +19,11 @@ that holds for anyone now, whatever topic they name; ``not_standing`` says which
   has never broken a bone", "Her blood work came back normal". Not a rule about what
   the person takes in ("I don't eat any meat", "I can't have anything with gluten").
 
+- the topic of something watched, read or heard, and nothing more: "Sam watched a
+  documentary about sobriety", "Ana read a novel about a nurse in the war". Not where the
+  sentence goes on ("... after her diagnosis", "... and now keeps a go-bag") or the topic is
+  someone's own ("a book about his diabetes").
+
 The word lists were written from English usage, not from any benchmark item.
 """
 
@@ -34,11 +39,12 @@ from logicmem.routes.visible.text import (
     word_set,
 )
 
-GENERIC, OVER, ABSENT = "general", "over", "absent"
+GENERIC, OVER, ABSENT, TOPIC = "general", "over", "absent", "topic"
 WHY = {
     GENERIC: "a general statement, no one's fact",
     OVER: "over, and left nothing",
     ABSENT: "states an absence",
+    TOPIC: "the topic of something watched, read or heard",
 }
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d+")
@@ -303,9 +309,39 @@ def states_absence(text: str) -> bool:
     return _INTAKE.search(text[: found.end()]) is None
 
 
+# --- A topic ------------------------------------------------------------------------
+_MEDIUM = (
+    r"(?:documentary|docuseries|book|novel|memoir|biography|article|podcast|episode|series|"
+    r"show|film|movie|talk|lecture|essay|story|report|play|musical|video|ted talk)"
+)
+_ABOUT = re.compile(
+    r"^\s*(?:[\w'’-]+\s+){1,3}?(?:\w+ly\s+)?(?:watched|watches|is watching|read|reads|is reading|"
+    r"listened to|listens to|is listening to|saw|streamed|binged|binge-watched|finished|"
+    r"loved|enjoyed|liked)\s+(?:(?:a|an|the|this|that|another|some)\s+)?(?:[\w'’-]+\s+){0,3}?"
+    + _MEDIUM
+    + r"s?\s+(?:about|on)\s+(?P<topic>[^.;!?]+)[.!]?\s*$",
+    re.IGNORECASE,
+)
+# What makes the topic more than a topic: the sentence goes on, or the topic is someone's.
+_GOES_ON = re.compile(
+    r"\b(?:after|since|because|so|and|but|which|when|while|now|then|as|until|"
+    r"my|mine|his|her|hers|their|our|own|i|me|we|us|he|she|they)\b",
+    re.IGNORECASE,
+)
+
+
+def states_topic(text: str) -> bool:
+    """The topic of something the subject watched, read or heard, and nothing more: see
+    the module docstring."""
+    found = _ABOUT.match(text)
+    return found is not None and not _GOES_ON.search(found.group("topic"))
+
+
 def not_standing(text: str) -> str:
     """Why ``text`` states no standing fact that holds for anyone now (``GENERIC``,
-    ``OVER`` or ``ABSENT``), or "" when it may state one."""
+    ``OVER``, ``ABSENT`` or ``TOPIC``), or "" when it may state one."""
+    if states_topic(text):
+        return TOPIC
     if states_general(text):
         return GENERIC
     if states_over(text):
