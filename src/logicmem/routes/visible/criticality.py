@@ -4,8 +4,9 @@ which knowledge entries does it state?
 Without an LLM, in order:
 
 0. A memory of advice or praise given to others (``text.gives_advice``) is never one; nor
-   is an illness or injury over, or an absence ("Sam's sprained ankle healed ages ago",
-   "Sam isn't on any medication"); nor a general statement or a report of one ("Sickle
+   is an illness or injury over, an absence, or the topic of something watched or read
+   ("Sam's sprained ankle healed ages ago", "Sam isn't on any medication", "Sam watched a
+   documentary about sobriety"); nor a general statement or a report of one ("Sickle
    cell disease runs in families", "Sam read that statins can cause aches": ``holds``),
    unless the rules below make it a value, goal or reason, which are views the user
    holds however they are said.
