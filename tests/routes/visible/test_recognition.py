@@ -360,6 +360,13 @@ def test_an_abbreviation_in_capitals_is_no_example_sentence() -> None:
         ("Sam played tennis with a retired judge.", "age-retiree-medicare", False),
         ("Sam read a memoir about a man caring for his wife.", "life-family-caregiver", False),
         ("Sam is married to a police officer.", "occ-law-enforcement", False),
+        # a household member's job is theirs, not the user's
+        ("My husband is a nurse.", "occ-healthcare-worker", False),
+        ("My wife works nights as a police officer.", "occ-law-enforcement", False),
+        ("Sam's daughter is a paramedic.", "occ-healthcare-worker", False),
+        ("My husband and I are both nurses.", "occ-healthcare-worker", True),
+        ("I'm a nurse and my husband is a teacher.", "occ-healthcare-worker", True),
+        ("I'm a nurse and my husband is a teacher.", "occ-teacher", False),
         # someone seen or met, named by a word for anyone
         ("Sam saw a blind man with a guide dog on the bus.", "dis-service-dog", False),
         ("Sam has a guide dog named Max.", "dis-service-dog", True),

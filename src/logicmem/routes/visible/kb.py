@@ -240,6 +240,10 @@ KINDS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 _KIND = re.compile(r"\{(\w+)\}")
 _KIND_WORDS = frozenset(lemma(w) for words in KINDS.values() for w in words)
+# The household, whose job is theirs, not the user's: "my husband is a nurse".
+_HOUSEHOLD = _KIND_WORDS | _lemmas(
+    "son daughter kid kids child children boy girl teen teenager stepson stepdaughter"
+)
 
 
 def readings(pattern: str) -> list[str]:
@@ -286,6 +290,7 @@ class Pattern:
     blockers: frozenset[str]  # negations, hypotheticals, cessations it does not contain
     cased: frozenset[str] = frozenset()  # words a text must write in capitals (``_CASED``)
     title: bool = False  # a job's title ("rideshare driver"), of an occupation entry
+    job: bool = False  # of an occupation entry: a household member's job is not the user's
 
     @property
     def words(self) -> tuple[str, ...]:
@@ -660,6 +665,7 @@ def _refusal(text: FactText, at: list[int], pattern: Pattern, idx: list[int], mo
                 break  # "I", "my": the speaker's own
             if (
                 words[j] in OTHER_PEOPLE
+                or (pattern.job and words[j] in _HOUSEHOLD)
                 or (words[j] in _STRANGERS and not _predicated(text, j))
                 or (words[j] in ("who", "that") and j > 0 and words[j - 1] in _PEOPLE_WHO)
                 or (
@@ -998,7 +1004,7 @@ def _entry(row: dict[str, object]) -> Entry:
     patterns = tuple(readings(p)[0] for p in written)
     compiled = tuple(compile_pattern(r) for p in written for r in readings(p))
     if row["type"] == "occupation":
-        compiled = tuple(replace(c, title=_titles(c)) for c in compiled)
+        compiled = tuple(replace(c, title=_titles(c), job=True) for c in compiled)
     return Entry(
         id=str(row["id"]),
         type=str(row["type"]),
